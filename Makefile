@@ -1,0 +1,42 @@
+# icgen: `make demo` runs the main job on a bundled example, `make test` runs
+# every test. Both install what is missing on a Debian machine with Go.
+
+GO      ?= go
+BIN     := bin/icgen
+# Short, bounded fuzzing in the test run; FUZZTIME=5m for a real session.
+FUZZTIME ?= 10s
+
+.PHONY: all deps build demo test test-short fuzz vet bench clean
+
+all: build
+
+# deps installs the C toolchain and the Z3 library used through cgo.
+deps:
+	@if ! command -v gcc >/dev/null 2>&1 || ! dpkg -s libz3-dev >/dev/null 2>&1; then \
+		echo "installing gcc and libz3-dev"; \
+		SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gcc libz3-dev >/dev/null; \
+	fi
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/icgen
+
+demo: build
+	@echo '$$ icgen parse testdata/fig1.blk'
+	@./$(BIN) parse testdata/fig1.blk
+	@echo
+	@echo '$$ icgen run testdata/fig1.blk'
+	@./$(BIN) run testdata/fig1.blk
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+fuzz: deps
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $${FUZZTIME:-5m} ./lang
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,206 @@
+package dporrt
+
+import (
+	"testing"
+)
+
+// Benchmarks of the interpreter's hot paths, as explorers use them:
+//
+//	go test ./dporrt -run '^$' -bench . -benchmem
+//
+// events/s counts executed blocks (events) per second of benchmark time.
+
+// arithSrc: P processes, each M blocks of a few arithmetic operations on
+// locals, an array element and a shared global.
+const arithSrc = `param P = 8;
+param M = 50;
+global int acc[P], total;
+proc w(int id) {
+  int i;
+  int x = id;
+  while (i < M) {
+    x = (x * 31 + 7) % 1000;
+    acc[id] = acc[id] + x;
+    total = total + x % 3;
+    i = i + 1;
+    yield;
+  }
+}
+init { int k; while (k < P) { spawn w(k); k = k + 1; } }
+`
+
+// dfsSrc: three processes of three blocks each (1680 interleavings).
+const dfsSrc = `global int x, y, z;
+proc a() { x = x + 1; yield; y = y * 2 + x; yield; z = z - y; }
+proc b() { y = y + 3; yield; x = x * 3 % 7; yield; z = z + x; }
+proc c() { z = z + 1; yield; x = x - z; yield; y = y % 5 + z; }
+init { spawn a(); spawn b(); spawn c(); }
+`
+
+// awaitSrc: P processes waiting for their turn.
+const awaitSrc = `param P = 32;
+global int turn;
+proc w(int id) { await(turn == id); turn = turn + 1; }
+init { int k; while (k < P) { spawn w(k); k = k + 1; } }
+`
+
+func benchMachine(b *testing.B, src string, set map[string]int64) *Machine {
+	b.Helper()
+	m, err := New(compileSrc(b, src), set)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+func fibMachine(b *testing.B, n int64) *Machine {
+	b.Helper()
+	m, err := New(compileFile(b, "../testdata/fib.blk"), map[string]int64{"N": n})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// runFirst runs one complete execution with the First policy, reusing ev
+// and buf, and returns the number of events.
+func runFirst(b *testing.B, m *Machine, ev *Event, buf []int) int {
+	st, err := m.Initial()
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for {
+		buf = st.EnabledProcs(buf[:0])
+		if len(buf) == 0 {
+			return n
+		}
+		st.StepInto(buf[0], ev)
+		if ev.Err != nil {
+			b.Fatal(ev.Err)
+		}
+		n++
+	}
+}
+
+// BenchmarkStep runs complete executions (Initial, then EnabledProcs and
+// StepInto until the end).
+func BenchmarkStep(b *testing.B) {
+	cases := []struct {
+		name string
+		m    func(b *testing.B) *Machine
+	}{
+		{"fib10", func(b *testing.B) *Machine { return fibMachine(b, 10) }},
+		{"arith", func(b *testing.B) *Machine { return benchMachine(b, arithSrc, nil) }},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			m := c.m(b)
+			var ev Event
+			buf := make([]int, 0, 64)
+			events := 0
+			for b.Loop() {
+				events += runFirst(b, m, &ev, buf)
+			}
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+		})
+	}
+}
+
+// dfsBench explores all interleavings with Mark/Undo, one Event per depth,
+// and returns the number of events executed.
+func dfsBench(b *testing.B, st *State, depth int, evs []Event, bufs [][]int) int {
+	en := st.EnabledProcs(bufs[depth][:0])
+	bufs[depth] = en
+	n := 0
+	mark := st.Mark()
+	for _, i := range en {
+		st.StepInto(i, &evs[depth])
+		if evs[depth].Err != nil {
+			b.Fatal(evs[depth].Err)
+		}
+		n += 1 + dfsBench(b, st, depth+1, evs, bufs)
+		st.Undo(mark)
+	}
+	return n
+}
+
+// BenchmarkStepUndo is the explorers' pattern: a DFS over all interleavings
+// of a small program, stepping forward and undoing back.
+func BenchmarkStepUndo(b *testing.B) {
+	m := benchMachine(b, dfsSrc, nil)
+	st, err := m.Initial()
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs := make([]Event, 16)
+	bufs := make([][]int, 16)
+	events := 0
+	for b.Loop() {
+		events += dfsBench(b, st, 0, evs, bufs)
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+}
+
+// midFib returns a fib(10) state after 150 events of the First policy
+// (oldest process first, so the spawn tree grows breadth-first): 232
+// processes, 82 of them live.
+func midFib(b *testing.B) *State {
+	m := fibMachine(b, 10)
+	st, err := m.Initial()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for k := 0; k < 150; k++ {
+		en := st.EnabledProcs(nil)
+		st.Step(en[0])
+	}
+	return st
+}
+
+func BenchmarkClone(b *testing.B) {
+	st := midFib(b)
+	for b.Loop() {
+		_ = st.Clone()
+	}
+	b.ReportMetric(float64(len(st.Procs)), "procs")
+}
+
+func BenchmarkHash(b *testing.B) {
+	st := midFib(b)
+	for b.Loop() {
+		_ = st.Hash()
+	}
+	b.ReportMetric(float64(len(st.Live())), "live")
+}
+
+func BenchmarkEqual(b *testing.B) {
+	st := midFib(b)
+	c := st.Clone()
+	for b.Loop() {
+		if !st.Equal(c) {
+			b.Fatal("clone not equal")
+		}
+	}
+}
+
+// BenchmarkEnabled evaluates the await guards of 32 waiting processes.
+func BenchmarkEnabled(b *testing.B) {
+	m := benchMachine(b, awaitSrc, nil)
+	st, err := m.Initial()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range st.Procs {
+		st.Step(i) // entry blocks: every process now waits at its await
+	}
+	buf := make([]int, 0, 64)
+	for b.Loop() {
+		buf = st.EnabledProcs(buf[:0])
+	}
+	if len(buf) != 1 {
+		b.Fatalf("enabled = %v, want one process", buf)
+	}
+}

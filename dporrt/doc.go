@@ -1,0 +1,34 @@
+// Package dporrt is icgen's concrete runtime: an interpreter of the lowered
+// IR of package lang, and (later) the DPOR explorers built on it.
+//
+// A [Machine] is a program instantiated with concrete param values: the
+// layout of its globals in a flat store of int64 locations ([Loc]), one per
+// scalar and one per array element. [Machine.Initial] runs init and returns
+// the initial [State]. [State.Step] runs the next block of one enabled
+// process and returns an [Event]: the block, the process, the global
+// locations it read (await guard included) and wrote, the processes it
+// spawned and the asserts that failed.
+//
+// # Semantics (shared with the symbolic executor, docs/language.md)
+//
+//   - Integers are int64; overflow of + - * / and unary minus is a runtime
+//     error, as are division or modulo by zero and array indices out of
+//     bounds. Division truncates toward zero; the remainder has the sign of
+//     the dividend. A runtime error ends the execution ([RuntimeError]).
+//   - A failing assert records a [Violation] and execution goes on.
+//   - Process ids are hierarchical ([PID]): init's spawns are 1, 2, ...; the
+//     k-th spawn of process 1.2 is 1.2.k. Ids do not depend on the
+//     interleaving.
+//   - [State.Equal] and [State.Hash] compare states modulo process naming:
+//     globals, the multiset of live processes as (proc, point, live locals),
+//     and the multiset of violation sites.
+//
+// # Contracts
+//
+//   - A Machine is immutable and may be shared; a State belongs to one
+//     goroutine.
+//   - Every change to a State after Initial is logged: [State.Undo] rolls
+//     back to a [State.Mark] in time proportional to the changes, which is
+//     how explorers backtrack. [State.Clone] makes an independent copy.
+//   - The package does not use cgo and does not depend on the solver.
+package dporrt

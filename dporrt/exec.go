@@ -1,0 +1,511 @@
+package dporrt
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// Event is the execution of one block by one process.
+type Event struct {
+	Proc       int         // index in State.Procs
+	Block      *lang.Block // the block that ran
+	Reads      []Loc       // globals read, including the await guard; sorted
+	Writes     []Loc       // globals written; sorted
+	Spawned    []int       // indices in State.Procs of the processes created
+	Violations []Violation // asserts that failed in this event
+	Err        *RuntimeError
+}
+
+// frame is one activation: a process's locals (logged, pi >= 0) or the
+// temporary locals of a func call or of init (pi < 0).
+type frame struct {
+	locals []int64
+	pi     int
+}
+
+// Initial returns the state after init ran. A runtime error in init is
+// returned with the (partial) state.
+func (m *Machine) Initial() (*State, *RuntimeError) {
+	s := &State{m: m, Store: make([]int64, m.nstore)}
+	s.curBlock = "init" // errors in global initializers belong to init too
+	for _, g := range m.Prog.Globals {
+		off, n := m.offset[g.Index], m.size[g.Index]
+		if v, ok := m.overInit[g]; ok {
+			s.Store[off] = v
+			continue
+		}
+		for i := 0; i < n && len(g.Init) > 0; i++ {
+			e := g.Init[0]
+			if g.InitList {
+				e = g.Init[i]
+			}
+			s.Store[off+i] = s.eval(e, nil)
+			if s.err != nil {
+				return s, s.err
+			}
+		}
+	}
+	in := m.Prog.Init
+	s.run(in.Nodes, entry(in.Nodes), &frame{locals: make([]int64, len(in.Locals)), pi: -1})
+	s.cur, s.curBlock = nil, ""
+	s.logging = true
+	s.log = s.log[:0]
+	return s, s.err
+}
+
+// Enabled reports whether process i can run its next block: it has not
+// finished and its await guard, if any, holds. A guard that raises a runtime
+// error counts as enabled: running the block reports the error.
+func (s *State) Enabled(i int) bool {
+	p := s.Procs[i]
+	if p.Done {
+		return false
+	}
+	g := p.Point.Guard
+	if g == nil {
+		return true
+	}
+	// The guard runs outside any block: it must not use up (nor be cut by)
+	// the step budget of the block that ran last.
+	mark, track, steps := s.Mark(), s.track, s.steps
+	s.track, s.steps = false, 0
+	v := s.eval(g, &frame{locals: p.Locals, pi: i})
+	s.track, s.steps = track, steps
+	s.Undo(mark)
+	if s.err != nil {
+		s.err = nil
+		return true
+	}
+	return v != 0
+}
+
+// EnabledProcs appends the indices of the enabled processes to buf.
+func (s *State) EnabledProcs(buf []int) []int {
+	for i, p := range s.Procs {
+		if !p.Done && (p.Point.Guard == nil || s.Enabled(i)) {
+			buf = append(buf, i)
+		}
+	}
+	return buf
+}
+
+// Blocked returns the live processes that are not enabled.
+func (s *State) Blocked() []int {
+	var out []int
+	for i, p := range s.Procs {
+		if !p.Done && !s.Enabled(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Step runs the next block of process i, which must be enabled, and returns
+// the event. The event's slices are fresh; use StepInto to reuse them.
+func (s *State) Step(i int) *Event {
+	ev := &Event{}
+	s.StepInto(i, ev)
+	return ev
+}
+
+// StepInto is Step writing into ev, reusing its slices' storage.
+func (s *State) StepInto(i int, ev *Event) {
+	p := s.Procs[i]
+	*ev = Event{Proc: i, Reads: ev.Reads[:0], Writes: ev.Writes[:0], Spawned: ev.Spawned[:0], Violations: ev.Violations[:0]}
+	if p.Done {
+		ev.Err = &RuntimeError{Pos: p.Proc.Pos, Msg: "process has finished", Proc: p.Name()}
+		return
+	}
+	pt := p.Point
+	ev.Block = pt.Block
+	s.begin(p, ev)
+	fr := &frame{locals: p.Locals, pi: i}
+	if pt.Guard != nil && s.eval(pt.Guard, fr) == 0 && s.err == nil {
+		s.fail(pt.Pos, "process is not enabled (await condition is false)")
+	}
+	if s.err == nil {
+		stop, _ := s.run(p.Proc.Nodes, p.Proc.Nodes[pt.Node].Next, fr)
+		if s.err == nil {
+			s.setPoint(i, stop)
+		}
+	}
+	s.end(ev)
+}
+
+func (s *State) begin(p *Process, ev *Event) {
+	s.cur, s.curBlock = p, p.Point.Block.ID
+	s.track = true
+	if len(s.stamp) != 2*s.m.nstore { // a clone has none yet
+		s.stamp = make([]uint32, 2*s.m.nstore)
+		s.epoch = 0
+	}
+	s.epoch++
+	if s.epoch == 0 { // wrapped: clear stamps
+		clear(s.stamp)
+		s.epoch = 1
+	}
+	s.reads, s.writes = ev.Reads, ev.Writes
+	s.spawned, s.violations = ev.Spawned, ev.Violations
+	s.steps = 0
+}
+
+func (s *State) end(ev *Event) {
+	slices.Sort(s.reads)
+	slices.Sort(s.writes)
+	ev.Reads, ev.Writes, ev.Spawned, ev.Violations = s.reads, s.writes, s.spawned, s.violations
+	ev.Err = s.err
+	s.err = nil
+	s.track = false
+	s.cur, s.curBlock = nil, ""
+}
+
+func (s *State) fail(p lang.Pos, format string, args ...any) {
+	if s.err != nil {
+		return
+	}
+	e := &RuntimeError{Pos: p, Msg: fmt.Sprintf(format, args...), Block: s.curBlock}
+	if s.cur != nil {
+		e.Proc = s.cur.Name()
+	} else {
+		e.Proc = "init"
+	}
+	s.err = e
+}
+
+func (s *State) noteRead(l int) {
+	if s.track && s.stamp[2*l] != s.epoch {
+		s.stamp[2*l] = s.epoch
+		s.reads = append(s.reads, Loc(l))
+	}
+}
+
+func (s *State) noteWrite(l int) {
+	if s.track && s.stamp[2*l+1] != s.epoch {
+		s.stamp[2*l+1] = s.epoch
+		s.writes = append(s.writes, Loc(l))
+	}
+}
+
+// entry is the first node of a func or init body, End when the body is empty.
+func entry(nodes []*lang.Node) int {
+	if len(nodes) == 0 {
+		return lang.End
+	}
+	return 0
+}
+
+// run executes nodes from id until an interleaving point (returned), the
+// end, or a return (value returned). It stops early on a runtime error.
+func (s *State) run(nodes []*lang.Node, id int, fr *frame) (*lang.Point, int64) {
+	for id != lang.End {
+		n := nodes[id]
+		s.steps++
+		if s.steps > s.m.MaxSteps {
+			s.fail(n.Pos, "block did not finish within %d steps (an endless loop?)", s.m.MaxSteps)
+			return nil, 0
+		}
+		switch n.Kind {
+		case lang.NodePoint:
+			return n.Point, 0
+		case lang.NodeAssign:
+			v := s.eval(n.Value, fr)
+			if s.err != nil {
+				return nil, 0
+			}
+			s.assign(n.Target, v, fr, n.Pos)
+		case lang.NodeBranch:
+			c := s.eval(n.Cond, fr)
+			if s.err != nil {
+				return nil, 0
+			}
+			if c == 0 {
+				id = n.Else
+				continue
+			}
+		case lang.NodeAssert:
+			if s.eval(n.Cond, fr) == 0 && s.err == nil {
+				s.violate(n)
+			}
+		case lang.NodeSpawn:
+			s.spawn(n, fr)
+		case lang.NodeCall:
+			s.eval(n.Call, fr)
+		case lang.NodeReturn:
+			if n.Value != nil {
+				return nil, s.eval(n.Value, fr)
+			}
+			return nil, 0
+		}
+		if s.err != nil {
+			return nil, 0
+		}
+		id = n.Next
+	}
+	return nil, 0
+}
+
+func (s *State) violate(n *lang.Node) {
+	v := Violation{Pos: n.Pos, Msg: n.Msg, Block: s.curBlock, Proc: "init"}
+	if s.cur != nil {
+		v.Proc = s.cur.Name()
+	}
+	if s.logging {
+		s.log = append(s.log, undo{kind: undoViol, a: int32(len(s.Violations))})
+	}
+	s.Violations = append(s.Violations, v)
+	if s.track {
+		s.violations = append(s.violations, v)
+	}
+}
+
+func (s *State) spawn(n *lang.Node, fr *frame) {
+	pr := n.Proc
+	locals := make([]int64, len(pr.Locals))
+	for i, a := range n.Args {
+		locals[pr.Params[i].Index] = s.eval(a, fr)
+		if s.err != nil {
+			return
+		}
+	}
+	var id PID
+	if s.cur == nil {
+		if s.logging {
+			s.log = append(s.log, undo{kind: undoSpawned, a: -1, old: int64(s.rootSpawn)})
+		}
+		s.rootSpawn++
+		id = PID{s.rootSpawn}
+	} else {
+		parent := s.cur
+		if s.logging {
+			s.log = append(s.log, undo{kind: undoSpawned, a: int32(fr.pi), old: int64(parent.Spawned)})
+		}
+		parent.Spawned++
+		id = make(PID, len(parent.ID)+1)
+		copy(id, parent.ID)
+		id[len(parent.ID)] = parent.Spawned
+	}
+	if s.logging {
+		s.log = append(s.log, undo{kind: undoProcs, a: int32(len(s.Procs))})
+	}
+	s.Procs = append(s.Procs, &Process{ID: id, Proc: pr, Point: pr.Points[0], Locals: locals})
+	if s.track {
+		s.spawned = append(s.spawned, len(s.Procs)-1)
+	}
+}
+
+func (s *State) assign(t lang.LValue, v int64, fr *frame, at lang.Pos) {
+	if t.Var.Kind == lang.Local {
+		if fr.pi >= 0 {
+			s.setLocal(fr.pi, t.Var.Index, v)
+		} else {
+			fr.locals[t.Var.Index] = v
+		}
+		return
+	}
+	l := s.m.offset[t.Var.Index]
+	if t.Index != nil {
+		i := s.eval(t.Index, fr)
+		if s.err != nil {
+			return
+		}
+		if i < 0 || i >= int64(s.m.size[t.Var.Index]) {
+			s.fail(at, "index %d out of bounds for array %s of size %d", i, t.Var.Name, s.m.size[t.Var.Index])
+			return
+		}
+		l += int(i)
+	}
+	s.noteWrite(l)
+	s.setGlobal(l, v)
+}
+
+// eval evaluates e; bools are 0 or 1. After a runtime error it returns 0
+// and s.err is set.
+func (s *State) eval(e lang.Expr, fr *frame) int64 {
+	if s.err != nil {
+		return 0
+	}
+	switch e := e.(type) {
+	case *lang.IntLit:
+		return e.Val
+	case *lang.BoolLit:
+		if e.Val {
+			return 1
+		}
+		return 0
+	case *lang.ParamRef:
+		return s.m.Params[e.Param.Index]
+	case *lang.VarRef:
+		v := e.Var
+		if v.Kind == lang.Local {
+			return fr.locals[v.Index]
+		}
+		l := s.m.offset[v.Index]
+		s.noteRead(l)
+		return s.Store[l]
+	case *lang.IndexExpr:
+		i := s.eval(e.Index, fr)
+		if s.err != nil {
+			return 0
+		}
+		g := e.Array
+		if i < 0 || i >= int64(s.m.size[g.Index]) {
+			s.fail(e.At, "index %d out of bounds for array %s of size %d", i, g.Name, s.m.size[g.Index])
+			return 0
+		}
+		l := s.m.offset[g.Index] + int(i)
+		s.noteRead(l)
+		return s.Store[l]
+	case *lang.UnaryExpr:
+		x := s.eval(e.X, fr)
+		if e.Op == lang.OpNot {
+			return 1 - x
+		}
+		if x == math.MinInt64 {
+			s.fail(e.At, "integer overflow in -(%d)", x)
+			return 0
+		}
+		return -x
+	case *lang.BinaryExpr:
+		return s.binary(e, fr)
+	case *lang.CallExpr:
+		return s.call(e, fr)
+	}
+	s.fail(e.Pos(), "internal: unknown expression %T", e)
+	return 0
+}
+
+func (s *State) binary(e *lang.BinaryExpr, fr *frame) int64 {
+	x := s.eval(e.X, fr)
+	switch e.Op {
+	case lang.OpAnd:
+		if x == 0 {
+			return 0
+		}
+		return s.eval(e.Y, fr)
+	case lang.OpOr:
+		if x != 0 {
+			return 1
+		}
+		return s.eval(e.Y, fr)
+	}
+	y := s.eval(e.Y, fr)
+	if s.err != nil {
+		return 0
+	}
+	switch e.Op {
+	case lang.OpAdd:
+		r, ok := Add(x, y)
+		if !ok {
+			s.fail(e.At, "integer overflow in %d + %d", x, y)
+		}
+		return r
+	case lang.OpSub:
+		r, ok := Sub(x, y)
+		if !ok {
+			s.fail(e.At, "integer overflow in %d - %d", x, y)
+		}
+		return r
+	case lang.OpMul:
+		r, ok := Mul(x, y)
+		if !ok {
+			s.fail(e.At, "integer overflow in %d * %d", x, y)
+		}
+		return r
+	case lang.OpDiv, lang.OpMod:
+		if y == 0 {
+			s.fail(e.At, "division by zero in %d %s 0", x, e.Op)
+			return 0
+		}
+		if e.Op == lang.OpMod {
+			return Mod(x, y)
+		}
+		r, ok := Div(x, y)
+		if !ok {
+			s.fail(e.At, "integer overflow in %d / %d", x, y)
+		}
+		return r
+	case lang.OpLt:
+		return b2i(x < y)
+	case lang.OpLe:
+		return b2i(x <= y)
+	case lang.OpGt:
+		return b2i(x > y)
+	case lang.OpGe:
+		return b2i(x >= y)
+	case lang.OpEq:
+		return b2i(x == y)
+	case lang.OpNe:
+		return b2i(x != y)
+	}
+	s.fail(e.At, "internal: unknown operator %s", e.Op)
+	return 0
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (s *State) call(e *lang.CallExpr, fr *frame) int64 {
+	f := e.Func
+	callee := &frame{locals: make([]int64, len(f.Locals)), pi: -1}
+	for i, a := range e.Args {
+		callee.locals[f.Params[i].Index] = s.eval(a, fr)
+	}
+	if s.err != nil {
+		return 0
+	}
+	_, v := s.run(f.Nodes, entry(f.Nodes), callee)
+	return v
+}
+
+// The arithmetic of the language on int64 (docs/language.md): overflow is an
+// error; division truncates toward zero and the remainder has the sign of
+// the dividend, as in C and Go. The symbolic executor encodes the same.
+
+// Add returns x+y and whether it did not overflow.
+func Add(x, y int64) (int64, bool) {
+	r := x + y
+	return r, (r > x) == (y > 0)
+}
+
+// Sub returns x-y and whether it did not overflow.
+func Sub(x, y int64) (int64, bool) {
+	r := x - y
+	return r, (r < x) == (y > 0)
+}
+
+// Mul returns x*y and whether it did not overflow.
+func Mul(x, y int64) (int64, bool) {
+	if x == 0 || y == 0 {
+		return 0, true
+	}
+	r := x * y
+	if r/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64) {
+		return r, false
+	}
+	return r, true
+}
+
+// Div returns x/y truncated toward zero and whether it did not overflow
+// (MinInt64 / -1). y must not be 0.
+func Div(x, y int64) (int64, bool) {
+	if x == math.MinInt64 && y == -1 {
+		return 0, false
+	}
+	return x / y, true
+}
+
+// Mod returns the remainder of the truncated division x/y (sign of x).
+// y must not be 0. MinInt64 % -1 is 0.
+func Mod(x, y int64) int64 {
+	if y == -1 {
+		return 0
+	}
+	return x % y
+}

@@ -1,0 +1,107 @@
+package dporrt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Step is one entry of a schedule: which process ran which block.
+type Step struct {
+	PID   PID
+	Name  string // process name, proc#id
+	Block string // block id
+}
+
+// Schedule is a sequence of steps; its text form lists process names
+// separated by spaces, e.g. "p#1 q#2 r#3".
+type Schedule []Step
+
+func (s Schedule) String() string {
+	names := make([]string, len(s))
+	for i, st := range s {
+		names[i] = st.Name
+	}
+	return strings.Join(names, " ")
+}
+
+// Policy picks the next process among the enabled ones (indices into
+// State.Procs, ascending). It must return one of them.
+type Policy func(st *State, enabled []int) int
+
+// First always runs the enabled process created first.
+func First(_ *State, enabled []int) int { return enabled[0] }
+
+// Random picks uniformly with a seeded generator: the same seed gives the
+// same schedule.
+func Random(seed uint64) Policy {
+	r := rand.New(rand.NewPCG(seed, 0x1c6e))
+	return func(_ *State, enabled []int) int { return enabled[r.IntN(len(enabled))] }
+}
+
+// Replay follows a schedule of process names (or bare ids), then stops.
+// A name that is not enabled when its turn comes is an error.
+func Replay(names []string) (Policy, *error) {
+	var err error
+	k := 0
+	return func(st *State, enabled []int) int {
+		if k >= len(names) || err != nil {
+			return -1
+		}
+		want := names[k]
+		k++
+		for _, i := range enabled {
+			p := st.Procs[i]
+			if p.Name() == want || p.ID.String() == want {
+				return i
+			}
+		}
+		err = fmt.Errorf("step %d: process %s is not enabled", k, want)
+		return -1
+	}, &err
+}
+
+// Outcome is the result of one complete execution.
+type Outcome struct {
+	Initial  *State // the state after init (a clone)
+	Final    *State
+	Schedule Schedule
+	Events   []*Event
+	Err      *RuntimeError // a runtime error that ended the execution
+	Blocked  []int         // live processes left that are not enabled (deadlock when non-empty)
+	Cut      bool          // stopped at maxEvents or by the policy, not at the end
+}
+
+// Run executes one interleaving from the initial state, choosing with
+// policy, until no process is enabled, a runtime error occurs, the policy
+// returns -1, or maxEvents events ran (maxEvents <= 0: no bound).
+func (m *Machine) Run(policy Policy, maxEvents int) *Outcome {
+	st, err := m.Initial()
+	out := &Outcome{Initial: st.Clone(), Final: st, Err: err}
+	if err != nil {
+		return out
+	}
+	var enabled []int
+	for maxEvents <= 0 || len(out.Events) < maxEvents {
+		enabled = st.EnabledProcs(enabled[:0])
+		if len(enabled) == 0 {
+			out.Blocked = st.Blocked()
+			return out
+		}
+		i := policy(st, enabled)
+		if i < 0 {
+			out.Cut = true
+			return out
+		}
+		p := st.Procs[i]
+		out.Schedule = append(out.Schedule, Step{PID: p.ID, Name: p.Name(), Block: p.Point.Block.ID})
+		ev := st.Step(i)
+		out.Events = append(out.Events, ev)
+		if ev.Err != nil {
+			out.Err = ev.Err
+			return out
+		}
+	}
+	out.Cut = true
+	return out
+}

@@ -1,0 +1,321 @@
+package dporrt
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// PID is a hierarchical process id: the spawn indices (1-based) from the
+// init section down to the process. Init's spawns are 1, 2, ...; the second
+// process spawned by 1.3 is 1.3.2. Ids do not depend on the interleaving.
+type PID []int32
+
+func (p PID) String() string {
+	var b strings.Builder
+	for i, n := range p {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(strconv.Itoa(int(n)))
+	}
+	return b.String()
+}
+
+// Compare orders ids lexicographically (a parent before its children).
+func (p PID) Compare(q PID) int { return slices.Compare(p, q) }
+
+// Process is one process of a state. Processes are never removed from a
+// state; a finished one has Done set.
+type Process struct {
+	ID      PID
+	Proc    *lang.Proc
+	Point   *lang.Point // where the process stands; nil once Done
+	Locals  []int64     // by lang.Var.Index (slot) of Proc.Locals
+	Spawned int32       // children spawned so far
+	Done    bool
+}
+
+// Name renders the process as proc#id, e.g. "fib#1.2".
+func (p *Process) Name() string { return p.Proc.Name + "#" + p.ID.String() }
+
+// Violation is a failed assert.
+type Violation struct {
+	Pos   lang.Pos
+	Msg   string // the assert's message, may be empty
+	Proc  string // process name
+	Block string // block id ("init" for the init section)
+}
+
+func (v Violation) String() string {
+	msg := "assertion failed"
+	if v.Msg != "" {
+		msg += ": " + v.Msg
+	}
+	return fmt.Sprintf("%s: %s (%s in block %s)", v.Pos, msg, v.Proc, v.Block)
+}
+
+// RuntimeError is an error raised while running code: division by zero, an
+// index out of bounds, an int64 overflow, or a block exceeding its step
+// budget. It ends the execution.
+type RuntimeError struct {
+	Pos   lang.Pos
+	Msg   string
+	Proc  string
+	Block string
+}
+
+func (e *RuntimeError) Error() string {
+	return fmt.Sprintf("%s: runtime error: %s (%s in block %s)", e.Pos, e.Msg, e.Proc, e.Block)
+}
+
+// undo kinds.
+const (
+	undoGlobal  uint8 = iota // store[a] = old
+	undoLocal                // procs[a].Locals[b] = old
+	undoPoint                // procs[a].Point = points[b] (b = -1: nil), Done = old != 0
+	undoSpawned              // procs[a].Spawned = old (a = -1: the root)
+	undoProcs                // len(procs) = a
+	undoViol                 // len(violations) = a
+)
+
+type undo struct {
+	kind uint8
+	a, b int32
+	old  int64
+}
+
+// State is a concrete program state: globals, processes and recorded
+// violations. Changes are logged so [State.Undo] can roll back to a
+// [State.Mark] cheaply; this is how explorers save and restore states.
+// A State is not safe for concurrent use.
+type State struct {
+	m          *Machine
+	Store      []int64 // globals, flat; see Machine.GlobalLocs
+	Procs      []*Process
+	Violations []Violation
+	rootSpawn  int32
+
+	log     []undo
+	logging bool
+	err     *RuntimeError
+	steps   int
+
+	// dynamic read/write tracking of the running event
+	track      bool
+	stamp      []uint32
+	epoch      uint32
+	reads      []Loc
+	writes     []Loc
+	cur        *Process
+	curBlock   string
+	spawned    []int
+	violations []Violation
+}
+
+// Machine returns the machine the state belongs to.
+func (s *State) Machine() *Machine { return s.m }
+
+// Mark returns a point the state can be rolled back to with Undo.
+func (s *State) Mark() int { return len(s.log) }
+
+// Undo rolls the state back to a mark.
+func (s *State) Undo(mark int) {
+	for i := len(s.log) - 1; i >= mark; i-- {
+		u := s.log[i]
+		switch u.kind {
+		case undoGlobal:
+			s.Store[u.a] = u.old
+		case undoLocal:
+			s.Procs[u.a].Locals[u.b] = u.old
+		case undoPoint:
+			p := s.Procs[u.a]
+			if u.b < 0 {
+				p.Point = nil
+			} else {
+				p.Point = p.Proc.Points[u.b]
+			}
+			p.Done = u.old != 0
+		case undoSpawned:
+			if u.a < 0 {
+				s.rootSpawn = int32(u.old)
+			} else {
+				s.Procs[u.a].Spawned = int32(u.old)
+			}
+		case undoProcs:
+			s.Procs = s.Procs[:u.a]
+		case undoViol:
+			s.Violations = s.Violations[:u.a]
+		}
+	}
+	s.log = s.log[:mark]
+}
+
+// Clone returns an independent copy of the state (without its undo log).
+func (s *State) Clone() *State {
+	c := &State{m: s.m, rootSpawn: s.rootSpawn, logging: s.logging}
+	c.Store = slices.Clone(s.Store)
+	c.Violations = slices.Clone(s.Violations)
+	// One allocation for the processes and one for all their locals.
+	c.Procs = make([]*Process, len(s.Procs))
+	procs := make([]Process, len(s.Procs))
+	n := 0
+	for _, p := range s.Procs {
+		n += len(p.Locals)
+	}
+	locals := make([]int64, n)
+	for i, p := range s.Procs {
+		procs[i] = *p
+		k := copy(locals, p.Locals)
+		procs[i].Locals, locals = locals[:k:k], locals[k:]
+		c.Procs[i] = &procs[i]
+	}
+	return c
+}
+
+func (s *State) setGlobal(l int, v int64) {
+	if s.logging {
+		s.log = append(s.log, undo{kind: undoGlobal, a: int32(l), old: s.Store[l]})
+	}
+	s.Store[l] = v
+}
+
+func (s *State) setLocal(pi int, slot int, v int64) {
+	p := s.Procs[pi]
+	if s.logging {
+		s.log = append(s.log, undo{kind: undoLocal, a: int32(pi), b: int32(slot), old: p.Locals[slot]})
+	}
+	p.Locals[slot] = v
+}
+
+func pointIndex(p *Process) int32 {
+	if p.Point == nil {
+		return -1
+	}
+	return int32(p.Point.Index)
+}
+
+func (s *State) setPoint(pi int, pt *lang.Point) {
+	p := s.Procs[pi]
+	if s.logging {
+		done := int64(0)
+		if p.Done {
+			done = 1
+		}
+		s.log = append(s.log, undo{kind: undoPoint, a: int32(pi), b: pointIndex(p), old: done})
+	}
+	p.Point = pt
+	p.Done = pt == nil
+}
+
+// Global returns the value of a scalar global, or element i of an array.
+func (s *State) Global(g *lang.Var, i int) int64 {
+	return s.Store[s.m.offset[g.Index]+i]
+}
+
+// Live reports whether a process has not finished.
+func (p *Process) Live() bool { return !p.Done }
+
+// Equal reports whether two states of the same machine are equal modulo
+// process naming (DESIGN decision 4): same globals, same multiset of live
+// processes as (proc, point, live locals), same multiset of violation sites.
+func (s *State) Equal(t *State) bool {
+	if !slices.Equal(s.Store, t.Store) {
+		return false
+	}
+	if !slices.EqualFunc(s.liveSorted(), t.liveSorted(), func(p, q *Process) bool { return compareKeys(p, q) == 0 }) {
+		return false
+	}
+	return slices.Equal(s.violationKeys(), t.violationKeys())
+}
+
+// liveSorted returns the live processes sorted by their key (proc index,
+// point index, live local values...).
+func (s *State) liveSorted() []*Process {
+	live := make([]*Process, 0, len(s.Procs))
+	for _, p := range s.Procs {
+		if !p.Done {
+			live = append(live, p)
+		}
+	}
+	slices.SortFunc(live, compareKeys)
+	return live
+}
+
+// compareKeys orders two live processes by (proc index, point index, live
+// local values...). Processes at the same point have the same live locals.
+func compareKeys(p, q *Process) int {
+	if c := cmp.Compare(p.Proc.Index, q.Proc.Index); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(p.Point.Index, q.Point.Index); c != 0 {
+		return c
+	}
+	for _, v := range p.Point.Live {
+		if c := cmp.Compare(p.Locals[v.Index], q.Locals[v.Index]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// violationKeys returns the sorted sites (line, col) of the violations.
+func (s *State) violationKeys() [][2]int {
+	keys := make([][2]int, len(s.Violations))
+	for i, v := range s.Violations {
+		keys[i] = [2]int{v.Pos.Line, v.Pos.Col}
+	}
+	slices.SortFunc(keys, func(a, b [2]int) int { return slices.Compare(a[:], b[:]) })
+	return keys
+}
+
+// Hash is a hash of the state consistent with Equal: equal states have
+// equal hashes.
+func (s *State) Hash() uint64 {
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, v := range s.Store {
+		h = mix(h ^ uint64(v))
+	}
+	var procs, viols uint64 // multisets: sums of element hashes
+	for _, p := range s.Procs {
+		if p.Done {
+			continue
+		}
+		// The key of compareKeys: proc index, point index, live locals.
+		e := mix(uint64(0x12345) ^ uint64(p.Proc.Index))
+		e = mix(e ^ uint64(p.Point.Index))
+		for _, v := range p.Point.Live {
+			e = mix(e ^ uint64(p.Locals[v.Index]))
+		}
+		procs += e
+	}
+	for _, v := range s.Violations {
+		viols += mix(uint64(v.Pos.Line)<<32 | uint64(v.Pos.Col))
+	}
+	return mix(mix(h^procs) ^ viols)
+}
+
+// mix is the splitmix64 finalizer.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// Live returns the processes that have not finished, in creation order.
+func (s *State) Live() []*Process {
+	var out []*Process
+	for _, p := range s.Procs {
+		if !p.Done {
+			out = append(out, p)
+		}
+	}
+	return out
+}

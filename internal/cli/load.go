@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/lang"
+)
+
+// loaded is a compiled program with its source, for messages with carets.
+type loaded struct {
+	path string
+	src  []byte
+	prog *lang.Program
+}
+
+// load reads and compiles a program. Diagnostics are printed to stderr (or
+// as JSON to stdout) and reported as a bad-input exit.
+func (e *env) load(path string, asJSON bool) (*loaded, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, badInput("%v", unwrapPathError(err))
+	}
+	prog, errs := lang.Compile(path, src)
+	if errs != nil {
+		if asJSON {
+			writeJSON(e.stdout, diagnosticsJSON(path, errs))
+		} else {
+			fmt.Fprint(e.stderr, errs.Format(src))
+			fmt.Fprintf(e.stderr, "%d error%s\n", len(errs), plural(len(errs)))
+		}
+		return nil, reported
+	}
+	return &loaded{path: path, src: src, prog: prog}, nil
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+type diagJSON struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
+
+func diagnosticsJSON(path string, errs lang.ErrorList) any {
+	out := struct {
+		File   string     `json:"file"`
+		Errors []diagJSON `json:"errors"`
+	}{File: path}
+	for _, e := range errs {
+		out.Errors = append(out.Errors, diagJSON{File: e.Pos.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg})
+	}
+	return out
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// parseDefines turns -D NAME=VALUE flags into a map. Values are integers or
+// true/false.
+func parseDefines(defs []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	for _, d := range defs {
+		name, val, ok := strings.Cut(d, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, badInput("-D %q: want NAME=VALUE", d)
+		}
+		val = strings.TrimSpace(val)
+		var v int64
+		switch val {
+		case "true":
+			v = 1
+		case "false":
+			v = 0
+		default:
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil {
+				return nil, badInput("-D %s: %q is not an integer (or true/false)", name, val)
+			}
+			v = n
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// machine instantiates a loaded program with -D values.
+func (l *loaded) machine(defs []string) (*dporrt.Machine, error) {
+	set, err := parseDefines(defs)
+	if err != nil {
+		return nil, err
+	}
+	m, err := dporrt.New(l.prog, set)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	return m, nil
+}
+
+// caret renders one located message like a diagnostic, with the source line.
+func (l *loaded) caret(p lang.Pos, msg string) string {
+	return lang.ErrorList{{Pos: p, Msg: msg}}.Format(l.src)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of icgen.
+const (
+	ExitOK       = 0 // fine
+	ExitFindings = 1 // violations or runtime errors found, or unsound constraints
+	ExitBadInput = 2 // bad input or usage
+	ExitInternal = 3 // the tool failed
+)
+
+// Version is the release version; builds from a checkout add the VCS revision.
+var Version = "0.1.0-dev"
+
+// exitError carries an exit code with an optional message. A findings exit
+// has already printed its report and carries no message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func badInput(format string, args ...any) error {
+	return &exitError{code: ExitBadInput, err: fmt.Errorf(format, args...)}
+}
+
+// reported is a bad-input exit whose diagnostics were already printed.
+var reported = &exitError{code: ExitBadInput}
+
+func findings() error { return &exitError{code: ExitFindings} }
+
+// env is what commands write to; tests inject buffers.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// Execute runs icgen with args and returns the exit code. It never panics:
+// a panic in a command is reported as an internal failure (exit 3).
+func Execute(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "icgen: internal error: %v\n", r)
+			if os.Getenv("ICGEN_DEBUG") != "" {
+				fmt.Fprintf(stderr, "%s", debug.Stack())
+			} else {
+				fmt.Fprintln(stderr, "icgen: please report this with the input that caused it (ICGEN_DEBUG=1 prints a stack trace)")
+			}
+			code = ExitInternal
+		}
+	}()
+	e := &env{stdout: stdout, stderr: stderr}
+	root := newRoot(e)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var xe *exitError
+	if errors.As(err, &xe) {
+		if xe.err != nil {
+			fmt.Fprintf(stderr, "icgen: %v\n", xe.err)
+		}
+		return xe.code
+	}
+	// cobra's own errors are usage errors: unknown flags or commands, bad args.
+	fmt.Fprintf(stderr, "icgen: %v\n", err)
+	if !strings.Contains(err.Error(), "--help") {
+		fmt.Fprintln(stderr, "Run 'icgen --help' for usage.")
+	}
+	return ExitBadInput
+}
+
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "icgen",
+		Short: "Synthesize independence constraints between atomic blocks and explore concurrent programs",
+		Long: `icgen synthesizes independence constraints (ICs) between the atomic blocks of a
+concurrent program with an SMT solver, and explores programs with DPOR algorithms
+that use them.
+
+Programs are written in a small language (.blk files): see docs/language.md.
+
+Exit codes: 0 fine, 1 violations or runtime errors found, 2 bad input or usage,
+3 internal failure.`,
+		Example: `  icgen parse testdata/fig1.blk          # blocks and their read/write sets
+  icgen run testdata/fig1.blk            # one interleaving
+  icgen run -D N=8 --schedule random --seed 3 testdata/fib.blk`,
+		Version:       versionString(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetVersionTemplate("icgen {{.Version}}\n")
+	root.CompletionOptions.HiddenDefaultCmd = true
+	root.AddCommand(newParseCmd(e), newRunCmd(e))
+	return root
+}
+
+func versionString() string {
+	v := Version
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+	}
+	return v
+}

@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/lang"
+	"github.com/spf13/cobra"
+)
+
+func newRunCmd(e *env) *cobra.Command {
+	var (
+		defs      []string
+		schedule  string
+		seed      uint64
+		replay    string
+		maxEvents int
+		asJSON    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "run FILE",
+		Short: "Run one complete interleaving of a program",
+		Long: `Run init, then one block of one enabled process at a time until no process is
+enabled, and print the final state, the violations (failed asserts), and the
+schedule taken. A runtime error (division by zero, index out of bounds, integer
+overflow) ends the run.
+
+-D NAME=VALUE sets a param, or the initial value of a global scalar (applied
+before init runs). --replay takes a schedule as printed by run or explore
+(process names like "p#1 q#2", or bare ids like "1 2").
+
+Exit code 1 when a violation or runtime error occurred.`,
+		Example: `  icgen run testdata/fig1.blk
+  icgen run -D z=-1 testdata/fig1.blk
+  icgen run --schedule random --seed 7 -D N=8 testdata/fib.blk
+  icgen run --replay "r#3 q#2 p#1" testdata/fig1.blk
+  icgen run --json testdata/prodcons.blk`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := e.load(args[0], asJSON)
+			if err != nil {
+				return err
+			}
+			m, err := l.machine(defs)
+			if err != nil {
+				return err
+			}
+			var policy dporrt.Policy
+			var replayErr *error
+			switch {
+			case replay != "":
+				if cmd.Flags().Changed("schedule") {
+					return badInput("--replay and --schedule cannot be used together")
+				}
+				policy, replayErr = dporrt.Replay(strings.FieldsFunc(replay, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' }))
+			case schedule == "first":
+				policy = dporrt.First
+			case schedule == "random":
+				policy = dporrt.Random(seed)
+			default:
+				return badInput("--schedule %q: want first or random", schedule)
+			}
+			out := m.Run(policy, maxEvents)
+			if replayErr != nil && *replayErr != nil {
+				return badInput("--replay: %v", *replayErr)
+			}
+			if asJSON {
+				writeJSON(e.stdout, outcomeJSON(l, m, out))
+			} else {
+				writeOutcome(e, l, m, out)
+			}
+			if out.Err != nil || len(out.Final.Violations) > 0 {
+				return findings()
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&defs, "define", "D", nil, "set a param or a global's initial value: NAME=VALUE (repeatable)")
+	f.StringVar(&schedule, "schedule", "first", "how to pick the next process: first (oldest enabled) or random")
+	f.Uint64Var(&seed, "seed", 1, "seed for --schedule random")
+	f.StringVar(&replay, "replay", "", "follow this schedule (process names or ids, space or comma separated)")
+	f.IntVar(&maxEvents, "max-events", 1_000_000, "stop after this many events (0: no bound)")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// globalValue renders a global's value in a state.
+func globalValue(st *dporrt.State, m *dporrt.Machine, g *lang.Var) string {
+	first, n := m.GlobalLocs(g)
+	switch g.Type {
+	case lang.Bool:
+		return fmt.Sprint(st.Store[first] != 0)
+	case lang.IntArray:
+		vals := make([]string, n)
+		for i := 0; i < n; i++ {
+			vals[i] = fmt.Sprint(st.Store[int(first)+i])
+		}
+		return "[" + strings.Join(vals, ", ") + "]"
+	}
+	return fmt.Sprint(st.Store[first])
+}
+
+func localValue(v *lang.Var, x int64) string {
+	if v.Type == lang.Bool {
+		return fmt.Sprint(x != 0)
+	}
+	return fmt.Sprint(x)
+}
+
+func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
+	w := e.stdout
+	status := "all processes finished"
+	switch {
+	case out.Err != nil:
+		status = "stopped by a runtime error"
+	case out.Cut:
+		status = "stopped before the end"
+	case len(out.Blocked) > 0:
+		status = fmt.Sprintf("%d process%s blocked (deadlock)", len(out.Blocked), pluralEs(len(out.Blocked)))
+	}
+	params := ""
+	if ps := m.ParamString(); ps != "" {
+		params = " with " + ps
+	}
+	fmt.Fprintf(w, "%s%s: %d event%s, %s\n", l.path, params, len(out.Events), plural(len(out.Events)), status)
+	fmt.Fprintf(w, "schedule: %s\n", out.Schedule)
+	for i, st := range out.Schedule {
+		fmt.Fprintf(w, "  %3d  %-12s %s\n", i+1, st.Name, st.Block)
+	}
+	fmt.Fprintln(w, "final state:")
+	for _, g := range m.Prog.Globals {
+		fmt.Fprintf(w, "  %s = %s\n", g.Name, globalValue(out.Final, m, g))
+	}
+	if live := out.Final.Live(); len(live) > 0 {
+		fmt.Fprintln(w, "processes left:")
+		for _, p := range live {
+			var locals []string
+			for _, v := range p.Point.Live {
+				locals = append(locals, v.Name+"="+localValue(v, p.Locals[v.Index]))
+			}
+			fmt.Fprintf(w, "  %-12s at %s %s\n", p.Name(), p.Point.Block.ID, strings.Join(locals, " "))
+		}
+	}
+	if n := len(out.Final.Violations); n > 0 {
+		fmt.Fprintf(w, "%d violation%s:\n", n, plural(n))
+		for _, v := range out.Final.Violations {
+			msg := "assertion failed"
+			if v.Msg != "" {
+				msg += ": " + v.Msg
+			}
+			fmt.Fprint(w, l.caret(v.Pos, fmt.Sprintf("%s (%s, block %s)", msg, v.Proc, v.Block)))
+		}
+	} else {
+		fmt.Fprintln(w, "violations: none")
+	}
+	if out.Err != nil {
+		fmt.Fprint(w, l.caret(out.Err.Pos, fmt.Sprintf("runtime error: %s (%s, block %s)", out.Err.Msg, out.Err.Proc, out.Err.Block)))
+	}
+}
+
+func pluralEs(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "es"
+}
+
+func outcomeJSON(l *loaded, m *dporrt.Machine, out *dporrt.Outcome) any {
+	type stepJSON struct {
+		Process string `json:"process"`
+		Block   string `json:"block"`
+	}
+	type procJSON struct {
+		Name   string           `json:"name"`
+		Proc   string           `json:"proc"`
+		ID     string           `json:"id"`
+		Block  string           `json:"block"`
+		Locals map[string]int64 `json:"locals"`
+	}
+	type violJSON struct {
+		diagJSON
+		Process string `json:"process"`
+		Block   string `json:"block"`
+	}
+	res := struct {
+		File       string           `json:"file"`
+		Params     map[string]int64 `json:"params"`
+		Status     string           `json:"status"`
+		Schedule   []stepJSON       `json:"schedule"`
+		Globals    map[string]any   `json:"globals"`
+		Processes  []procJSON       `json:"processes"`
+		Violations []violJSON       `json:"violations"`
+		Error      *violJSON        `json:"error,omitempty"`
+	}{File: l.path, Params: map[string]int64{}, Schedule: []stepJSON{}, Globals: map[string]any{}, Processes: []procJSON{}, Violations: []violJSON{}}
+	for _, p := range m.Prog.Params {
+		res.Params[p.Name] = m.Param(p)
+	}
+	switch {
+	case out.Err != nil:
+		res.Status = "runtime-error"
+	case out.Cut:
+		res.Status = "cut"
+	case len(out.Blocked) > 0:
+		res.Status = "deadlock"
+	default:
+		res.Status = "finished"
+	}
+	for _, s := range out.Schedule {
+		res.Schedule = append(res.Schedule, stepJSON{s.Name, s.Block})
+	}
+	for _, g := range m.Prog.Globals {
+		first, n := m.GlobalLocs(g)
+		switch g.Type {
+		case lang.Bool:
+			res.Globals[g.Name] = out.Final.Store[first] != 0
+		case lang.IntArray:
+			res.Globals[g.Name] = append([]int64{}, out.Final.Store[first:int(first)+n]...)
+		default:
+			res.Globals[g.Name] = out.Final.Store[first]
+		}
+	}
+	for _, p := range out.Final.Live() {
+		pj := procJSON{Name: p.Name(), Proc: p.Proc.Name, ID: p.ID.String(), Block: p.Point.Block.ID, Locals: map[string]int64{}}
+		for _, v := range p.Point.Live {
+			pj.Locals[v.Name] = p.Locals[v.Index]
+		}
+		res.Processes = append(res.Processes, pj)
+	}
+	for _, v := range out.Final.Violations {
+		res.Violations = append(res.Violations, violJSON{diagJSON{v.Pos.File, v.Pos.Line, v.Pos.Col, v.Msg}, v.Proc, v.Block})
+	}
+	if out.Err != nil {
+		res.Error = &violJSON{diagJSON{out.Err.Pos.File, out.Err.Pos.Line, out.Err.Pos.Col, out.Err.Msg}, out.Err.Proc, out.Err.Block}
+	}
+	return res
+}

@@ -1,0 +1,917 @@
+package lang
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Compile parses, checks and lowers a program. It returns the program, or,
+// when the source has problems, all of them sorted by position (and a nil
+// program). Compile never panics on any input.
+func Compile(file string, src []byte) (*Program, ErrorList) {
+	pf, errs := parse(file, src)
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	c := newChecker(file, src)
+	c.file(pf)
+	if len(c.errs) > 0 {
+		c.errs.Sort()
+		return nil, c.errs
+	}
+	lower(c.prog)
+	return c.prog, nil
+}
+
+// parse reports lexical errors first; otherwise it parses, and on a syntax
+// error blanks the declaration holding it and parses again, so each broken
+// declaration gets its own error.
+func parse(file string, src []byte) (*pFile, ErrorList) {
+	sr := scan(file, src)
+	if len(sr.errs) > 0 {
+		return nil, sr.errs
+	}
+	work := append([]byte(nil), src...)
+	var errs ErrorList
+	for tries := 0; tries < 1000; tries++ {
+		pf, err := parser.ParseBytes(file, work)
+		if err == nil {
+			if len(errs) > 0 {
+				return nil, errs
+			}
+			return pf, nil
+		}
+		var pe interface {
+			Position() lexer.Position
+			Message() string
+		}
+		if !errors.As(err, &pe) {
+			return nil, append(errs, errSyntax(Pos{File: file, Line: 1, Col: 1}, err.Error()))
+		}
+		p := fromLexer(pe.Position())
+		if p.Line == 0 { // participle reports end of input without a position
+			p = endPos(file, src)
+		}
+		p.File = file
+		errs = append(errs, errSyntax(p, syntaxMessage(pe.Message())))
+		lo, hi := chunkAround(sr.starts, len(work), p.Offset)
+		if !blank(work, lo, hi) {
+			return nil, errs
+		}
+	}
+	return nil, errs
+}
+
+// syntaxMessage rewrites participle's wording into ours.
+func syntaxMessage(m string) string {
+	m = strings.Replace(m, `unexpected token "<EOF>"`, "unexpected end of file", 1)
+	m = strings.Replace(m, "unexpected token ", "unexpected ", 1)
+	return grammarNames.Replace(m)
+}
+
+// grammarNames turns the parse tree's type names, which participle puts in
+// "expected ..." lists, into words a user knows.
+var grammarNames = strings.NewReplacer(
+	"PBlock", `"{"`, "PExpr", "expression", "PUnary", "expression", "PPrimary", "expression",
+	"PFormal", "parameter", "PStmt", "statement", "PDecl", "declaration", "PArgs", `"("`,
+	"PInit2", "initializer", "PList", `"{"`, "PLocalVar", "name", "PGlobalVar", "name",
+	"PBinTail", "operator", "PSimple", "statement", "PIf", `"if"`, "PParam", `"param"`,
+	"PGlobal", `"global"`, "PProc", `"proc"`, "PFunc", `"func"`, "PInit", `"init"`,
+	"PLocal", "declaration", "PWhile", `"while"`, "PSpawn", `"spawn"`, "PAssert", `"assert"`,
+	"PYield", `"yield"`, "PAwait", `"await"`, "PReturn", `"return"`,
+)
+
+func endPos(file string, src []byte) Pos {
+	line, col := 1, 1
+	for _, c := range src {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return Pos{File: file, Offset: len(src), Line: line, Col: col}
+}
+
+func fromLexer(p lexer.Position) Pos {
+	return Pos{File: p.Filename, Offset: p.Offset, Line: p.Line, Col: p.Column}
+}
+
+// bodyKind says what a body belongs to; it decides which statements are allowed.
+type bodyKind int
+
+const (
+	inProc bodyKind = iota
+	inFunc
+	inInit
+)
+
+func (k bodyKind) String() string {
+	switch k {
+	case inFunc:
+		return "a func"
+	case inInit:
+		return "init"
+	}
+	return "a proc"
+}
+
+type scope struct {
+	parent *scope
+	names  map[string]*Var
+}
+
+type checker struct {
+	fileName string
+	src      []byte
+	errs     ErrorList
+	prog     *Program
+
+	top     map[string]Pos // every top-level name, for redeclaration errors
+	params  map[string]*Param
+	globals map[string]*Var
+	procs   map[string]*Proc
+	funcs   map[string]*Func
+
+	// The body being checked.
+	kind   bodyKind
+	scope  *scope
+	locals *[]*Var
+	fn     *Func
+	labels map[string]Pos
+}
+
+func newChecker(file string, src []byte) *checker {
+	return &checker{
+		fileName: file, src: src,
+		prog:    &Program{File: file, Source: src, Init: &Init{}},
+		top:     map[string]Pos{},
+		params:  map[string]*Param{},
+		globals: map[string]*Var{},
+		procs:   map[string]*Proc{},
+		funcs:   map[string]*Func{},
+	}
+}
+
+func (c *checker) pos(p lexer.Position) Pos {
+	return Pos{File: c.fileName, Offset: p.Offset, Line: p.Line, Col: p.Column}
+}
+
+func (c *checker) report(e *Error) { c.errs = append(c.errs, e) }
+
+func (c *checker) declareTop(name string, p Pos) bool {
+	if prev, ok := c.top[name]; ok {
+		c.report(errRedeclared(p, name, prev))
+		return false
+	}
+	c.top[name] = p
+	return true
+}
+
+func parseType(s string) Type {
+	if s == "bool" {
+		return Bool
+	}
+	return Int
+}
+
+func (c *checker) file(pf *pFile) {
+	// Pass 1: declarations, so bodies may refer to procs and funcs declared later.
+	hashSrc := append([]byte(nil), c.src...)
+	var procDecls []*pProc
+	var funcDecls []*pFunc
+	var initDecl *pInit
+	for _, d := range pf.Decls {
+		switch {
+		case d.Param != nil:
+			c.param(d.Param)
+			blank(hashSrc, d.Param.Value.Pos.Offset, d.Param.Value.EndPos.Offset)
+		case d.Global != nil:
+			c.global(d.Global)
+		case d.Proc != nil:
+			p := &Proc{Name: d.Proc.Name, Pos: c.pos(d.Proc.Pos), Index: len(c.prog.Procs)}
+			if c.declareTop(p.Name, p.Pos) {
+				c.procs[p.Name] = p
+				c.prog.Procs = append(c.prog.Procs, p)
+				procDecls = append(procDecls, d.Proc)
+			}
+			p.Params = c.formals(d.Proc.Params, &p.Locals)
+		case d.Func != nil:
+			f := &Func{Name: d.Func.Name, Pos: c.pos(d.Func.Pos), Result: Void}
+			if d.Func.Result != "" {
+				f.Result = parseType(d.Func.Result)
+			}
+			if c.declareTop(f.Name, f.Pos) {
+				c.funcs[f.Name] = f
+				c.prog.Funcs = append(c.prog.Funcs, f)
+				funcDecls = append(funcDecls, d.Func)
+			}
+			f.Params = c.formals(d.Func.Params, &f.Locals)
+		case d.Init != nil:
+			if initDecl != nil {
+				c.report(errDuplicateInit(c.pos(d.Init.Pos), c.pos(initDecl.Pos)))
+				continue
+			}
+			initDecl = d.Init
+			c.prog.Init.Pos = c.pos(d.Init.Pos)
+		}
+	}
+	sum := sha256.Sum256(hashSrc)
+	c.prog.Hash = hex.EncodeToString(sum[:])
+
+	// Pass 2: bodies.
+	for i, pd := range procDecls {
+		p := c.procs[pd.Name]
+		_ = i
+		p.Body = c.body(inProc, nil, &p.Locals, p.Params, pd.Body)
+	}
+	for _, fd := range funcDecls {
+		f := c.funcs[fd.Name]
+		f.Body = c.body(inFunc, f, &f.Locals, f.Params, fd.Body)
+		if f.Result != Void && !terminates(f.Body) {
+			c.report(errMissingReturn(c.pos(fd.Body.EndPos).shift(-1), f.Name))
+		}
+	}
+	if initDecl != nil {
+		c.prog.Init.Body = c.body(inInit, nil, &c.prog.Init.Locals, nil, initDecl.Body)
+	}
+	c.recursion()
+}
+
+// shift moves a position n columns (used to point at a closing brace).
+func (p Pos) shift(n int) Pos {
+	p.Col += n
+	p.Offset += n
+	if p.Col < 1 {
+		p.Col = 1
+	}
+	return p
+}
+
+func (c *checker) param(d *pParam) {
+	p := &Param{Name: d.Name, Pos: c.pos(d.Pos), Index: len(c.prog.Params)}
+	v, ok := literalValue(d.Value)
+	if !ok {
+		c.report(errParamValue(c.pos(d.Value.Pos), d.Name))
+	} else if n, err := strconv.ParseInt(v, 10, 64); err != nil {
+		c.report(errIntRange(c.pos(d.Value.Pos), v))
+	} else {
+		p.Default = n
+	}
+	if c.declareTop(p.Name, p.Pos) {
+		c.params[p.Name] = p
+		c.prog.Params = append(c.prog.Params, p)
+	}
+}
+
+// literalValue returns the text of an integer literal, optionally negated.
+func literalValue(e *pExpr) (string, bool) {
+	if len(e.Rest) > 0 {
+		return "", false
+	}
+	u, sign := e.First, ""
+	if u.Op == "-" {
+		u, sign = u.X, "-"
+	}
+	if u.Prim == nil || u.Prim.Int == nil {
+		return "", false
+	}
+	return sign + *u.Prim.Int, true
+}
+
+func (c *checker) global(d *pGlobal) {
+	t := parseType(d.Type)
+	for _, gv := range d.Vars {
+		v := &Var{Name: gv.Name, Kind: Global, Type: t, Pos: c.pos(gv.Pos), Index: len(c.prog.Globals)}
+		if gv.Size != nil {
+			if t != Int {
+				c.report(errArrayType(v.Pos))
+			}
+			v.Type = IntArray
+			v.Size = c.arraySize(gv.Name, gv.Size)
+		}
+		if gv.Init != nil {
+			c.globalInit(v, gv.Init)
+		}
+		if c.declareTop(v.Name, v.Pos) {
+			c.globals[v.Name] = v
+			c.prog.Globals = append(c.prog.Globals, v)
+		}
+	}
+}
+
+func (c *checker) arraySize(name string, e *pExpr) Expr {
+	p := c.pos(e.Pos)
+	if len(e.Rest) == 0 && e.First.Prim != nil {
+		pr := e.First.Prim
+		if pr.Int != nil {
+			n, err := strconv.ParseInt(*pr.Int, 10, 64)
+			if err != nil || n <= 0 {
+				c.report(errArraySize(p, name))
+				return &IntLit{At: p, Val: 1}
+			}
+			return &IntLit{At: p, Val: n}
+		}
+		if pr.Name != nil && pr.Call == nil && pr.Index == nil {
+			if pa, ok := c.params[*pr.Name]; ok {
+				return &ParamRef{At: p, Param: pa}
+			}
+			if _, ok := c.top[*pr.Name]; !ok {
+				c.report(errUndeclared(p, *pr.Name))
+				return &IntLit{At: p, Val: 1}
+			}
+		}
+	}
+	c.report(errArraySize(p, name))
+	return &IntLit{At: p, Val: 1}
+}
+
+func (c *checker) globalInit(v *Var, in *pInit2) {
+	want := Int
+	if v.Type == Bool {
+		want = Bool
+	}
+	var elems []*pExpr
+	if in.List != nil {
+		if v.Type != IntArray {
+			c.report(errInitList(c.pos(in.Pos), v.Name))
+			return
+		}
+		v.InitList = true
+		elems = in.List.Elems
+		if lit, ok := v.Size.(*IntLit); ok && int64(len(elems)) != lit.Val {
+			c.report(errInitLen(c.pos(in.Pos), v.Name, lit.Val, len(elems)))
+		}
+	} else {
+		elems = []*pExpr{in.Value}
+	}
+	c.kind, c.scope, c.locals = inInit, nil, nil
+	for _, pe := range elems {
+		e := c.expr(pe)
+		if !isConstant(e) {
+			c.report(errNotConstant(e.Pos(), "initializer of "+v.Name))
+			continue
+		}
+		if e.Type() != want && e.Type() != badType {
+			c.report(errAssignType(e.Pos(), v.Name, want, e.Type()))
+		}
+		v.Init = append(v.Init, e)
+	}
+}
+
+func isConstant(e Expr) bool {
+	switch e := e.(type) {
+	case *IntLit, *BoolLit, *ParamRef, *badExpr:
+		return true
+	case *UnaryExpr:
+		return isConstant(e.X)
+	case *BinaryExpr:
+		return isConstant(e.X) && isConstant(e.Y)
+	}
+	return false
+}
+
+func (c *checker) formals(fs []*pFormal, locals *[]*Var) []*Var {
+	seen := map[string]Pos{}
+	var out []*Var
+	for _, f := range fs {
+		p := c.pos(f.Pos)
+		if prev, ok := seen[f.Name]; ok {
+			c.report(errRedeclared(p, f.Name, prev))
+			continue
+		}
+		seen[f.Name] = p
+		v := &Var{Name: f.Name, Kind: Local, Type: parseType(f.Type), Pos: p, Index: len(*locals), Param: true}
+		*locals = append(*locals, v)
+		out = append(out, v)
+	}
+	return out
+}
+
+func (c *checker) body(kind bodyKind, fn *Func, locals *[]*Var, params []*Var, b *pBlock) []Stmt {
+	c.kind, c.fn, c.locals, c.labels = kind, fn, locals, map[string]Pos{}
+	c.scope = &scope{names: map[string]*Var{}}
+	for _, p := range params {
+		if prev, ok := c.top[p.Name]; ok {
+			c.report(errRedeclared(p.Pos, p.Name, prev))
+		}
+		c.scope.names[p.Name] = p
+	}
+	out := c.block(b)
+	c.scope = nil
+	return out
+}
+
+func (c *checker) block(b *pBlock) []Stmt {
+	c.scope = &scope{parent: c.scope, names: map[string]*Var{}}
+	var out []Stmt
+	for _, s := range b.Stmts {
+		out = append(out, c.stmt(s)...)
+	}
+	c.scope = c.scope.parent
+	return out
+}
+
+func (c *checker) lookupLocal(name string) *Var {
+	for s := c.scope; s != nil; s = s.parent {
+		if v, ok := s.names[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func (c *checker) declareLocal(name string, t Type, p Pos) *Var {
+	if prev := c.lookupLocal(name); prev != nil {
+		c.report(errRedeclared(p, name, prev.Pos))
+	} else if prev, ok := c.top[name]; ok {
+		c.report(errRedeclared(p, name, prev))
+	}
+	v := &Var{Name: name, Kind: Local, Type: t, Pos: p, Index: len(*c.locals)}
+	*c.locals = append(*c.locals, v)
+	c.scope.names[name] = v
+	return v
+}
+
+func (c *checker) stmt(s *pStmt) []Stmt {
+	p := c.pos(s.Pos)
+	label := s.Label
+	if label != "" {
+		if s.Yield == nil && s.Await == nil {
+			c.report(errLabel(p, label))
+			label = ""
+		} else if prev, ok := c.labels[label]; ok {
+			c.report(errRedeclared(p, label, prev))
+		} else {
+			c.labels[label] = p
+		}
+	}
+	switch {
+	case s.Local != nil:
+		t := parseType(s.Local.Type)
+		var out []Stmt
+		for _, lv := range s.Local.Vars {
+			vp := c.pos(lv.Pos)
+			var val Expr
+			if lv.Init != nil {
+				val = c.expr(lv.Init)
+				if val.Type() != t && val.Type() != badType {
+					c.report(errAssignType(val.Pos(), lv.Name, t, val.Type()))
+				}
+			} else if t == Bool {
+				val = &BoolLit{At: vp}
+			} else {
+				val = &IntLit{At: vp}
+			}
+			v := c.declareLocal(lv.Name, t, vp)
+			out = append(out, &AssignStmt{At: vp, Target: LValue{Var: v}, Value: val, Decl: true})
+		}
+		return out
+	case s.If != nil:
+		return []Stmt{c.ifStmt(s.If)}
+	case s.While != nil:
+		cond := c.cond(s.While.Cond, "while")
+		return []Stmt{&WhileStmt{At: c.pos(s.While.Pos), Cond: cond, Body: c.block(s.While.Body)}}
+	case s.Spawn != nil:
+		return []Stmt{c.spawn(s.Spawn)}
+	case s.Assert != nil:
+		st := &AssertStmt{At: c.pos(s.Assert.Pos), Cond: c.cond(s.Assert.Cond, "assert")}
+		if s.Assert.Msg != nil {
+			st.Msg = *s.Assert.Msg
+		}
+		return []Stmt{st}
+	case s.Yield != nil:
+		yp := c.pos(s.Yield.Pos)
+		if c.kind != inProc {
+			c.report(errNotAllowed(yp, "yield", c.kind.String()))
+		}
+		return []Stmt{&YieldStmt{At: yp, Label: label}}
+	case s.Await != nil:
+		ap := c.pos(s.Await.Pos)
+		if c.kind != inProc {
+			c.report(errNotAllowed(ap, "await", c.kind.String()))
+		}
+		return []Stmt{&AwaitStmt{At: ap, Label: label, Cond: c.cond(s.Await.Cond, "await")}}
+	case s.Return != nil:
+		return []Stmt{c.returnStmt(s.Return)}
+	case s.Block != nil:
+		return c.block(s.Block)
+	case s.Simple != nil:
+		return c.simple(s.Simple)
+	}
+	return nil
+}
+
+func (c *checker) ifStmt(s *pIf) *IfStmt {
+	st := &IfStmt{At: c.pos(s.Pos), Cond: c.cond(s.Cond, "if")}
+	st.Then = c.block(s.Then)
+	switch {
+	case s.ElseIf != nil:
+		st.Else = []Stmt{c.ifStmt(s.ElseIf)}
+	case s.Else != nil:
+		st.Else = c.block(s.Else)
+	}
+	return st
+}
+
+func (c *checker) cond(e *pExpr, what string) Expr {
+	x := c.expr(e)
+	if x.Type() != Bool && x.Type() != badType {
+		c.report(errCondition(x.Pos(), what, x.Type()))
+	}
+	return x
+}
+
+func (c *checker) spawn(s *pSpawn) Stmt {
+	p := c.pos(s.Pos)
+	if c.kind == inFunc {
+		c.report(errNotAllowed(p, "spawn", c.kind.String()))
+	}
+	args := c.exprs(s.Args)
+	pr, ok := c.procs[s.Proc]
+	if !ok {
+		c.reportNotFound(p.shift(6), s.Proc, "a proc")
+		return &SpawnStmt{At: p, Args: args}
+	}
+	c.arguments(p, "proc", pr.Name, pr.Params, args)
+	return &SpawnStmt{At: p, Proc: pr, Args: args}
+}
+
+// reportNotFound explains why name is not what was wanted.
+func (c *checker) reportNotFound(p Pos, name, want string) {
+	switch {
+	case c.lookupLocal(name) != nil:
+		c.report(errNotKind(p, name, "a local variable", want))
+	case c.params[name] != nil:
+		c.report(errNotKind(p, name, "a param", want))
+	case c.globals[name] != nil:
+		c.report(errNotKind(p, name, "a global variable", want))
+	case c.procs[name] != nil:
+		c.report(errNotKind(p, name, "a proc", want))
+	case c.funcs[name] != nil:
+		c.report(errNotKind(p, name, "a func", want))
+	default:
+		c.report(errUndeclared(p, name))
+	}
+}
+
+func (c *checker) arguments(p Pos, what, name string, formals []*Var, args []Expr) {
+	if len(formals) != len(args) {
+		c.report(errArity(p, what, name, len(formals), len(args)))
+		return
+	}
+	for i, a := range args {
+		if a.Type() != formals[i].Type && a.Type() != badType {
+			c.report(errArgType(a.Pos(), i+1, name, formals[i].Type, a.Type()))
+		}
+	}
+}
+
+func (c *checker) returnStmt(s *pReturn) Stmt {
+	p := c.pos(s.Pos)
+	st := &ReturnStmt{At: p}
+	if s.Value != nil {
+		st.Value = c.expr(s.Value)
+	}
+	switch c.kind {
+	case inInit:
+		c.report(errNotAllowed(p, "return", "init"))
+	case inProc:
+		if st.Value != nil {
+			c.report(errReturnValue(p, "a proc"))
+		}
+	case inFunc:
+		name := "func " + c.fn.Name
+		switch {
+		case c.fn.Result == Void && st.Value != nil:
+			c.report(errReturnValue(p, name))
+		case c.fn.Result != Void && st.Value == nil:
+			c.report(errReturnMissingValue(p, name, c.fn.Result))
+		case st.Value != nil && st.Value.Type() != c.fn.Result && st.Value.Type() != badType:
+			c.report(errAssignType(st.Value.Pos(), "the result of "+name, c.fn.Result, st.Value.Type()))
+		}
+	}
+	return st
+}
+
+func (c *checker) simple(s *pSimple) []Stmt {
+	p := c.pos(s.Pos)
+	if s.Rhs == nil {
+		x := c.expr2(s.Lhs, true)
+		call, ok := x.(*CallExpr)
+		if !ok {
+			if x.Type() != badType {
+				c.report(errExprStmt(p))
+			}
+			return nil
+		}
+		return []Stmt{&CallStmt{At: p, Call: call}}
+	}
+	rhs := c.expr(s.Rhs)
+	lv, name, ok := c.lvalue(s.Lhs)
+	if !ok {
+		return nil
+	}
+	want := lv.Var.Type
+	if lv.Index != nil {
+		want = Int
+	}
+	if rhs.Type() != want && rhs.Type() != badType {
+		c.report(errAssignType(rhs.Pos(), name, want, rhs.Type()))
+	}
+	return []Stmt{&AssignStmt{At: p, Target: lv, Value: rhs}}
+}
+
+func (c *checker) lvalue(e *pExpr) (LValue, string, bool) {
+	p := c.pos(e.Pos)
+	if len(e.Rest) > 0 || e.First.Prim == nil || e.First.Prim.Name == nil || e.First.Prim.Call != nil {
+		c.report(errNotAssignable(p, "this expression"))
+		return LValue{}, "", false
+	}
+	pr := e.First.Prim
+	name := *pr.Name
+	v := c.lookupLocal(name)
+	if v == nil {
+		v = c.globals[name]
+	}
+	if v == nil {
+		if c.params[name] != nil {
+			c.report(errNotAssignable(p, "param "+name))
+		} else {
+			c.reportNotFound(p, name, "a variable")
+		}
+		return LValue{}, "", false
+	}
+	if pr.Index != nil {
+		idx := c.expr(pr.Index)
+		if v.Type != IntArray {
+			c.report(errNotKind(p, name, "not an array", "indexable"))
+			return LValue{}, "", false
+		}
+		if idx.Type() != Int && idx.Type() != badType {
+			c.report(errOperand(idx.Pos(), "[]", Int, idx.Type()))
+		}
+		return LValue{Var: v, Index: idx}, name + "[...]", true
+	}
+	if v.Type == IntArray {
+		c.report(errArrayValue(p, name))
+		return LValue{}, "", false
+	}
+	return LValue{Var: v}, name, true
+}
+
+// badType marks an expression that already produced an error; operators on
+// it report nothing more.
+const badType Type = -1
+
+type badExpr struct {
+	At Pos
+}
+
+func (e *badExpr) Pos() Pos   { return e.At }
+func (e *badExpr) Type() Type { return badType }
+func (*badExpr) exprNode()    {}
+
+func (c *checker) exprs(es []*pExpr) []Expr {
+	out := make([]Expr, len(es))
+	for i, e := range es {
+		out[i] = c.expr(e)
+	}
+	return out
+}
+
+func (c *checker) expr(e *pExpr) Expr { return c.expr2(e, false) }
+
+// expr2 builds the expression tree by precedence climbing over the flat
+// operand/operator list; stmt allows a void call (an expression statement).
+func (c *checker) expr2(e *pExpr, stmt bool) Expr {
+	xs := []Expr{c.unary(e.First, stmt && len(e.Rest) == 0)}
+	ops := make([]*pBinTail, len(e.Rest))
+	for i, t := range e.Rest {
+		xs = append(xs, c.unary(t.Y, false))
+		ops[i] = t
+	}
+	k := 0
+	return c.climb(xs, ops, &k, 0)
+}
+
+var binOps = map[string]Op{
+	"||": OpOr, "&&": OpAnd, "==": OpEq, "!=": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe,
+	"+": OpAdd, "-": OpSub, "*": OpMul, "/": OpDiv, "%": OpMod,
+}
+
+func (c *checker) climb(xs []Expr, ops []*pBinTail, k *int, minPrec int) Expr {
+	lhs := xs[*k]
+	for *k < len(ops) && binOps[ops[*k].Op].Prec() >= minPrec {
+		t := ops[*k]
+		op := binOps[t.Op]
+		*k++
+		rhs := c.climb(xs, ops, k, op.Prec()+1)
+		lhs = c.binary(c.pos(t.Pos), op, lhs, rhs)
+	}
+	return lhs
+}
+
+func (c *checker) binary(p Pos, op Op, x, y Expr) Expr {
+	tx, ty := x.Type(), y.Type()
+	if tx == badType || ty == badType {
+		return &badExpr{At: p}
+	}
+	switch op {
+	case OpAnd, OpOr:
+		if tx != Bool || ty != Bool {
+			c.report(errOperand(p, op.String(), Bool, pick(tx != Bool, tx, ty)))
+			return &badExpr{At: p}
+		}
+	case OpEq, OpNe:
+		if tx != ty {
+			c.report(errMismatch(p, op.String(), tx, ty))
+			return &badExpr{At: p}
+		}
+	default:
+		if tx != Int || ty != Int {
+			c.report(errOperand(p, op.String(), Int, pick(tx != Int, tx, ty)))
+			return &badExpr{At: p}
+		}
+	}
+	return &BinaryExpr{At: p, Op: op, X: x, Y: y}
+}
+
+func pick(cond bool, a, b Type) Type {
+	if cond {
+		return a
+	}
+	return b
+}
+
+func (c *checker) unary(u *pUnary, stmt bool) Expr {
+	p := c.pos(u.Pos)
+	if u.Prim != nil {
+		return c.primary(u.Prim, stmt)
+	}
+	x := c.unary(u.X, false)
+	if x.Type() == badType {
+		return x
+	}
+	op, want := OpNeg, Int
+	if u.Op == "!" {
+		op, want = OpNot, Bool
+	}
+	if x.Type() != want {
+		c.report(errOperand(p, u.Op, want, x.Type()))
+		return &badExpr{At: p}
+	}
+	return &UnaryExpr{At: p, Op: op, X: x}
+}
+
+func (c *checker) primary(pr *pPrimary, stmt bool) Expr {
+	p := c.pos(pr.Pos)
+	switch {
+	case pr.Int != nil:
+		n, err := strconv.ParseInt(*pr.Int, 10, 64)
+		if err != nil {
+			c.report(errIntRange(p, *pr.Int))
+			return &badExpr{At: p}
+		}
+		return &IntLit{At: p, Val: n}
+	case pr.True:
+		return &BoolLit{At: p, Val: true}
+	case pr.False:
+		return &BoolLit{At: p, Val: false}
+	case pr.Paren != nil:
+		return c.expr(pr.Paren)
+	case pr.Name == nil:
+		return &badExpr{At: p}
+	}
+	name := *pr.Name
+	switch {
+	case pr.Call != nil:
+		args := c.exprs(pr.Call.Args)
+		f, ok := c.funcs[name]
+		if !ok {
+			c.reportNotFound(p, name, "a func")
+			return &badExpr{At: p}
+		}
+		if c.kind == inInit && c.locals == nil {
+			c.report(errNotConstant(p, "a global initializer"))
+			return &badExpr{At: p}
+		}
+		c.arguments(p, "func", name, f.Params, args)
+		if c.fn != nil && c.kind == inFunc {
+			c.fn.Calls = appendFunc(c.fn.Calls, f)
+		}
+		if f.Result == Void && !stmt {
+			c.report(errVoidValue(p, name))
+			return &badExpr{At: p}
+		}
+		return &CallExpr{At: p, Func: f, Args: args}
+	case pr.Index != nil:
+		idx := c.expr(pr.Index)
+		v := c.lookupLocal(name)
+		if v == nil {
+			v = c.globals[name]
+		}
+		if v == nil {
+			c.reportNotFound(p, name, "an array")
+			return &badExpr{At: p}
+		}
+		if v.Type != IntArray {
+			c.report(errNotKind(p, name, "a "+v.Type.String()+" variable", "an array"))
+			return &badExpr{At: p}
+		}
+		if idx.Type() != Int && idx.Type() != badType {
+			c.report(errOperand(idx.Pos(), "[]", Int, idx.Type()))
+		}
+		return &IndexExpr{At: p, Array: v, Index: idx}
+	}
+	if v := c.lookupLocal(name); v != nil {
+		return &VarRef{At: p, Var: v}
+	}
+	if v, ok := c.globals[name]; ok {
+		if v.Type == IntArray {
+			c.report(errArrayValue(p, name))
+			return &badExpr{At: p}
+		}
+		return &VarRef{At: p, Var: v}
+	}
+	if pa, ok := c.params[name]; ok {
+		return &ParamRef{At: p, Param: pa}
+	}
+	c.reportNotFound(p, name, "a value")
+	return &badExpr{At: p}
+}
+
+func appendFunc(fs []*Func, f *Func) []*Func {
+	for _, g := range fs {
+		if g == f {
+			return fs
+		}
+	}
+	return append(fs, f)
+}
+
+// terminates reports whether every path through ss ends in a return.
+func terminates(ss []Stmt) bool {
+	if len(ss) == 0 {
+		return false
+	}
+	switch s := ss[len(ss)-1].(type) {
+	case *ReturnStmt:
+		return true
+	case *IfStmt:
+		return terminates(s.Then) && terminates(s.Else)
+	}
+	return false
+}
+
+// recursion reports each cycle in the call graph of funcs once.
+func (c *checker) recursion() {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*Func]int{}
+	var stack []*Func
+	var visit func(f *Func)
+	visit = func(f *Func) {
+		color[f] = grey
+		stack = append(stack, f)
+		for _, g := range f.Calls {
+			switch color[g] {
+			case white:
+				visit(g)
+			case grey:
+				var names []string
+				start := 0
+				for i, s := range stack {
+					if s == g {
+						start = i
+					}
+				}
+				for _, s := range stack[start:] {
+					names = append(names, s.Name)
+				}
+				names = append(names, g.Name)
+				c.report(errRecursion(g.Pos, strings.Join(names, " -> ")))
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[f] = black
+	}
+	for _, f := range c.prog.Funcs {
+		if color[f] == white {
+			visit(f)
+		}
+	}
+}
+
+var _ = fmt.Sprint
