@@ -1,0 +1,145 @@
+package encode
+
+import (
+	"sort"
+
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/ts"
+	"github.com/icgen/icgen/uf"
+)
+
+// Formula is F(a,b): the states where running a then b and b then a are
+// both possible, error-free and end in the same state (DESIGN decision 4:
+// globals, the live locals and next points of both processes, the spawned
+// processes modulo naming, the recorded violations).
+type Formula struct {
+	A, B   *lang.Block
+	AB, BA *ts.System
+	// F is over the input symbols: globals, params, the locals of the first
+	// process (v) and of the second (v'), and uninterpreted functions.
+	F *ts.Term
+	// NoOverflow holds where neither order overflows int64 on the path it
+	// takes. A constraint C proven to imply F guarantees commutation in the
+	// states where C and NoOverflow hold.
+	NoOverflow *ts.Term
+	// Exact is true when F holds exactly where the pair commutes: nothing
+	// was abstracted and every spawn comparison was exact.
+	Exact bool
+	// Inexact lists why F is only sufficient.
+	Inexact []string
+	// Unknown says why no formula could be built (F is then false).
+	Unknown string
+}
+
+// Pair builds F(a,b) for block a run by one process and block b by another
+// (a may equal b: two processes running the same block).
+func Pair(a, b *lang.Block, syms *ts.Symbols) *Formula {
+	ab, ba := ts.Pair(a, b, syms)
+	f := &Formula{A: a, B: b, AB: ab, BA: ba, F: ts.False, NoOverflow: ts.True, Exact: true}
+	for _, s := range []*ts.System{ab, ba} {
+		if s.Unknown != "" {
+			f.Unknown, f.Exact = s.Unknown, false
+			return f
+		}
+	}
+	f.Inexact = append(f.Inexact, ab.Abstracted...)
+	f.Inexact = mergeUnique(f.Inexact, ba.Abstracted)
+	spawnInexact := false
+	var disj []*ts.Term
+	for _, ti := range ab.Transitions {
+		for _, tj := range ba.Transitions {
+			d, exact := sameOutcome(ti, tj, syms)
+			if !exact {
+				spawnInexact = true
+			}
+			if d.IsFalse() {
+				continue
+			}
+			disj = append(disj, ts.And(ti.Cond, tj.Cond, d))
+		}
+	}
+	if spawnInexact {
+		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+itoa(uf.MaxExact)+" of one proc, or spawned inside a loop)")
+	}
+	f.F = ElimArrays(ts.Or(disj...))
+	var guards []*ts.Term
+	for _, s := range []*ts.System{ab, ba} {
+		for _, t := range s.Transitions {
+			if !t.NoOverflow.IsTrue() {
+				guards = append(guards, ts.Or(ts.Unary(lang.OpNot, t.Cond), t.NoOverflow))
+			}
+		}
+	}
+	f.NoOverflow = ElimArrays(ts.And(guards...))
+	f.Exact = len(f.Inexact) == 0
+	return f
+}
+
+// sameOutcome is the condition under which transition ti of T(a.b) and tj of
+// T(b.a) end in the same state, and whether it is exact.
+func sameOutcome(ti, tj *ts.Transition, syms *ts.Symbols) (*ts.Term, bool) {
+	for e := 0; e < 2; e++ {
+		if ti.Next[e] != tj.Next[e] || ti.Ends[e] != tj.Ends[e] {
+			return ts.False, true
+		}
+	}
+	if !samePositions(ti.Violations, tj.Violations) {
+		return ts.False, true
+	}
+	var eqs []*ts.Term
+	written := map[*lang.Var]bool{}
+	var vars []*lang.Var
+	for _, t := range []*ts.Transition{ti, tj} {
+		for _, as := range t.Globals {
+			if !written[as.Var] {
+				written[as.Var] = true
+				vars = append(vars, as.Var)
+			}
+		}
+	}
+	sort.Slice(vars, func(i, j int) bool { return vars[i].Index < vars[j].Index })
+	for _, g := range vars {
+		eqs = append(eqs, ts.Binary(lang.OpEq, ti.Global(g, syms), tj.Global(g, syms)))
+	}
+	for e := 0; e < 2; e++ {
+		for k, as := range ti.Locals[e] {
+			eqs = append(eqs, ts.Binary(lang.OpEq, as.Value, tj.Locals[e][k].Value))
+		}
+	}
+	sp, exact := uf.Spawns(ti.Spawns, tj.Spawns)
+	eqs = append(eqs, sp)
+	return ts.And(eqs...), exact
+}
+
+func samePositions(a, b []lang.Pos) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Offset != b[i].Offset {
+			return false
+		}
+	}
+	return true
+}
+
+func mergeUnique(a, b []string) []string {
+	seen := map[string]bool{}
+	for _, s := range a {
+		seen[s] = true
+	}
+	for _, s := range b {
+		if !seen[s] {
+			seen[s] = true
+			a = append(a, s)
+		}
+	}
+	return a
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}

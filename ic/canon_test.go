@@ -1,0 +1,41 @@
+package ic
+
+import "testing"
+
+func TestCanon(t *testing.T) {
+	t.Parallel()
+	x, z, v, v1 := g("x"), g("z"), l("v", 0), l("v", 1)
+	cases := []struct {
+		in   *Expr
+		want string
+	}{
+		{op("<", op("+", z, Int(1)), Int(0)), "z <= -2"},
+		{op("==", op("+", x, Int(1)), op("+", z, Int(1))), "x == z"},
+		{op("==", op("+", z, Int(1)), op("+", x, Int(1))), "x == z"},
+		{op(">=", z, Int(0)), "z >= 0"},
+		{op("!", op("<", z, Int(0))), "z >= 0"},
+		{op(">", g("nr"), Int(0)), "nr > 0"},
+		{op(">=", g("nr"), Int(1)), "nr > 0"},
+		{op("<", g("z"), Int(0)), "z <= -1"},
+		{op("==", v1, v), "v == v'"},
+		{op("==", op("*", Int(2), x), Int(1)), "false"},
+		{op("<=", op("*", Int(2), x), Int(3)), "x <= 1"},
+		{op(">=", op("*", Int(2), x), Int(3)), "x >= 2"},
+		{op("<=", x, x), "true"},
+		{op("&&", op(">=", z, Int(0)), op("<=", op("-", z, Int(5)), Int(0)), op(">=", z, Int(0))), "z <= 5 && z >= 0"},
+		{op("<=", op("+", x, op("*", Int(-1), z)), Int(0)), "x <= z"},
+		{op("!=", op("-", x, z), Int(3)), "x != z + 3"},
+		{op("==", op("true"), g("flag")), "flag"},
+		{op("!=", g("flag"), op("true")), "!flag"},
+		{op("==", g("flag"), op("false")), "!flag"},
+		{op("&&", op("!=", g("d"), Int(0)), op("==", l("d", 1), Int(0))), "d != 0 && d' == 0"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			if got := Canon(tc.in).String(); got != tc.want {
+				t.Errorf("Canon(%s) = %s, want %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}

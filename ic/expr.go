@@ -1,0 +1,327 @@
+package ic
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Expr is a constraint expression as a tree, for tools that evaluate
+// constraints without an SMT solver. Op is one of:
+//
+//	"int" (Value), "true", "false",
+//	"global" (Name), "local" (Name, Event 0 or 1), "param" (Name); Sort says
+//	"bool" for booleans and "array" for an array passed whole to a function,
+//	"select" (Name: array global, Args[0]: index),
+//	"apply" (Name: a Function of the file, Args),
+//	"-" with one argument (negation), "!",
+//	"+", "-", "*" (two or more arguments for + and *),
+//	"div", "mod" (Euclidean, as in SMT-LIB: the remainder is never negative),
+//	"/", "%" (truncated toward zero, as in the language),
+//	"<", "<=", ">", ">=", "==", "!=", "&&", "||" (n-ary), "ite".
+//
+// Integers are mathematical: evaluation never wraps around.
+type Expr struct {
+	Op    string  `json:"op"`
+	Value *int64  `json:"value,omitempty"`
+	Name  string  `json:"name,omitempty"`
+	Event int     `json:"event,omitempty"`
+	Sort  string  `json:"sort,omitempty"` // leaves and apply: "bool" or "array"; empty for int
+	Args  []*Expr `json:"args,omitempty"`
+}
+
+// Int returns an integer literal expression.
+func Int(v int64) *Expr { return &Expr{Op: "int", Value: &v} }
+
+// Env gives the values a constraint reads. ok is false when the value is
+// not available (unknown name, index out of bounds).
+type Env interface {
+	Global(name string) (int64, bool)
+	Element(array string, i int64) (int64, bool)
+	Local(event int, name string) (int64, bool)
+	Param(name string) (int64, bool)
+	// Apply evaluates an uninterpreted function of the file (a loop's
+	// effect) on the argument expressions, by running the code it stands for.
+	Apply(fn string, args []*Expr) (int64, error)
+}
+
+// ErrUnavailable means a constraint read a value the environment does not
+// have; the constraint is then treated as not holding.
+var ErrUnavailable = errors.New("value not available")
+
+var arity = map[string][2]int{ // min, max (-1: unbounded)
+	"int": {0, 0}, "true": {0, 0}, "false": {0, 0}, "global": {0, 0}, "local": {0, 0}, "param": {0, 0},
+	"select": {1, 1}, "apply": {0, -1}, "!": {1, 1}, "-": {1, -1}, "+": {2, -1}, "*": {2, -1},
+	"div": {2, 2}, "mod": {2, 2}, "/": {2, 2}, "%": {2, 2},
+	"<": {2, 2}, "<=": {2, 2}, ">": {2, 2}, ">=": {2, 2}, "==": {2, 2}, "!=": {2, 2},
+	"&&": {1, -1}, "||": {1, -1}, "ite": {3, 3},
+}
+
+func (e *Expr) check() error {
+	if e == nil {
+		return errors.New("missing expression")
+	}
+	a, ok := arity[e.Op]
+	if !ok {
+		return fmt.Errorf("unknown operator %q", e.Op)
+	}
+	if len(e.Args) < a[0] || a[1] >= 0 && len(e.Args) > a[1] {
+		return fmt.Errorf("operator %q with %d arguments", e.Op, len(e.Args))
+	}
+	switch e.Op {
+	case "int":
+		if e.Value == nil {
+			return errors.New("int without value")
+		}
+	case "global", "local", "param", "select", "apply":
+		if e.Name == "" {
+			return fmt.Errorf("%s without name", e.Op)
+		}
+	}
+	for _, a := range e.Args {
+		if err := a.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Holds evaluates a boolean constraint. An error means the constraint
+// could not be evaluated and must be treated as not holding.
+func (e *Expr) Holds(env Env) (bool, error) {
+	v, err := e.eval(env)
+	if err != nil {
+		return false, err
+	}
+	return v.Sign() != 0, nil
+}
+
+// Eval evaluates an integer (or boolean, as 0/1) expression. An error is
+// returned for unavailable values, division by zero and results beyond
+// int64.
+func (e *Expr) Eval(env Env) (int64, error) {
+	v, err := e.eval(env)
+	if err != nil {
+		return 0, err
+	}
+	if !v.IsInt64() {
+		return 0, fmt.Errorf("%s: value beyond int64", e)
+	}
+	return v.Int64(), nil
+}
+
+var (
+	one  = big.NewInt(1)
+	zero = big.NewInt(0)
+)
+
+func b2big(b bool) *big.Int {
+	if b {
+		return one
+	}
+	return zero
+}
+
+func avail(v int64, ok bool) (*big.Int, error) {
+	if !ok {
+		return nil, ErrUnavailable
+	}
+	return big.NewInt(v), nil
+}
+
+func (e *Expr) eval(env Env) (*big.Int, error) {
+	switch e.Op {
+	case "int":
+		return big.NewInt(*e.Value), nil
+	case "true":
+		return one, nil
+	case "false":
+		return zero, nil
+	case "global":
+		return avail(env.Global(e.Name))
+	case "local":
+		return avail(env.Local(e.Event, e.Name))
+	case "param":
+		return avail(env.Param(e.Name))
+	case "select":
+		i, err := e.Args[0].Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		return avail(env.Element(e.Name, i))
+	case "apply":
+		v, err := env.Apply(e.Name, e.Args)
+		if err != nil {
+			return nil, err
+		}
+		return big.NewInt(v), nil
+	case "&&", "||":
+		want := e.Op == "||"
+		for _, a := range e.Args {
+			v, err := a.eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if (v.Sign() != 0) == want {
+				return b2big(want), nil
+			}
+		}
+		return b2big(!want), nil
+	case "ite":
+		c, err := e.Args[0].eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if c.Sign() != 0 {
+			return e.Args[1].eval(env)
+		}
+		return e.Args[2].eval(env)
+	}
+	args := make([]*big.Int, len(e.Args))
+	for i, a := range e.Args {
+		v, err := a.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v
+	}
+	r := new(big.Int)
+	switch e.Op {
+	case "!":
+		return b2big(args[0].Sign() == 0), nil
+	case "-":
+		if len(args) == 1 {
+			return r.Neg(args[0]), nil
+		}
+		r.Set(args[0])
+		for _, a := range args[1:] {
+			r.Sub(r, a)
+		}
+		return r, nil
+	case "+":
+		for _, a := range args {
+			r.Add(r, a)
+		}
+		return r, nil
+	case "*":
+		r.SetInt64(1)
+		for _, a := range args {
+			r.Mul(r, a)
+		}
+		return r, nil
+	case "div", "mod", "/", "%":
+		if args[1].Sign() == 0 {
+			return nil, errors.New("division by zero")
+		}
+		q, m := new(big.Int), new(big.Int)
+		switch e.Op {
+		case "div":
+			q.DivMod(args[0], args[1], m) // Euclidean
+			return q, nil
+		case "mod":
+			q.DivMod(args[0], args[1], m)
+			return m, nil
+		case "/":
+			return q.Quo(args[0], args[1]), nil // truncated
+		default:
+			return m.Rem(args[0], args[1]), nil
+		}
+	}
+	c := args[0].Cmp(args[1])
+	switch e.Op {
+	case "<":
+		return b2big(c < 0), nil
+	case "<=":
+		return b2big(c <= 0), nil
+	case ">":
+		return b2big(c > 0), nil
+	case ">=":
+		return b2big(c >= 0), nil
+	case "==":
+		return b2big(c == 0), nil
+	case "!=":
+		return b2big(c != 0), nil
+	}
+	return nil, fmt.Errorf("unknown operator %q", e.Op)
+}
+
+// Globals returns the names of the globals the expression reads (G(C)),
+// sorted; reads inside function arguments count.
+func (e *Expr) Globals() []string {
+	var out []string
+	e.walk(func(x *Expr) {
+		if x.Op == "global" || x.Op == "select" {
+			out = append(out, x.Name)
+		}
+	})
+	return sortedUnique(out)
+}
+
+func (e *Expr) walk(f func(*Expr)) {
+	f(e)
+	for _, a := range e.Args {
+		a.walk(f)
+	}
+}
+
+// String renders the expression in the canonical text form of constraints:
+// infix with the language's operators, second-event locals primed.
+func (e *Expr) String() string { return e.text(0) }
+
+var prec = map[string]int{"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+
+func (e *Expr) text(outer int) string {
+	switch e.Op {
+	case "int":
+		return strconv.FormatInt(*e.Value, 10)
+	case "true", "false":
+		return e.Op
+	case "global", "param":
+		return e.Name
+	case "local":
+		return e.Name + strings.Repeat("'", e.Event)
+	case "select":
+		return e.Name + "[" + e.Args[0].text(0) + "]"
+	case "apply", "div", "mod", "ite":
+		args := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = a.text(0)
+		}
+		return e.Name + e.opName() + "(" + strings.Join(args, ", ") + ")"
+	case "!":
+		return "!" + e.Args[0].text(7)
+	}
+	if e.Op == "-" && len(e.Args) == 1 {
+		return "-" + e.Args[0].text(7)
+	}
+	p := prec[e.Op]
+	parts := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		inner := p
+		if i > 0 && (e.Op == "-" || e.Op == "/" || e.Op == "%" || p == 3 || p == 4) {
+			// not associative: a right operand of equal precedence needs parentheses
+			inner = p + 1
+		}
+		parts[i] = a.text(inner)
+	}
+	s := strings.Join(parts, " "+e.Op+" ")
+	if p < outer {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+func (e *Expr) opName() string {
+	if e.Op == "apply" {
+		return ""
+	}
+	return e.Op
+}
+
+// sortExprs orders expressions by their text.
+func sortExprs(es []*Expr) {
+	sort.Slice(es, func(i, j int) bool { return es[i].String() < es[j].String() })
+}

@@ -1,0 +1,194 @@
+package ic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// FormatVersion is the version of the IC file format this package writes.
+// Readers refuse files of a newer major version.
+const FormatVersion = 1
+
+// Status classifies a pair of blocks.
+type Status string
+
+// Pair statuses.
+const (
+	Independent Status = "independent" // always commute: the constraints are {true}
+	Conditional Status = "conditional" // commute where some constraint holds
+	Dependent   Status = "dependent"   // never proven to commute: no constraints
+	Unknown     Status = "unknown"     // the analysis gave up; Reason says why; any constraints are proven
+)
+
+// File is an IC file: the independence constraints of every pair of blocks
+// of one program.
+type File struct {
+	Version   int        `json:"version"`
+	Program   string     `json:"program"`
+	Hash      string     `json:"hash"`
+	Params    []Param    `json:"params"`
+	Globals   []Global   `json:"globals"`
+	Blocks    []Block    `json:"blocks"`
+	Functions []Function `json:"functions,omitempty"`
+	Pairs     []Pair     `json:"pairs"`
+	_         struct{}
+}
+
+// Param is a program parameter with its default value.
+type Param struct {
+	Name    string `json:"name"`
+	Default int64  `json:"default"`
+}
+
+// Global is a global variable: type int, bool or int[] (with its size: a
+// number or a param name).
+type Global struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Size string `json:"size,omitempty"`
+}
+
+// Block describes one atomic block.
+type Block struct {
+	ID     string   `json:"id"`
+	Proc   string   `json:"proc"`
+	Params []string `json:"params"` // the proc's parameters
+	Locals []string `json:"locals"` // locals live at the block's entry (parameters included)
+	Reads  []string `json:"reads"`  // syntactic, globals only
+	Writes []string `json:"writes"` // syntactic, globals only
+	W      []string `json:"w"`      // W(b): globals b or anything it may lead to may write
+}
+
+// Function is an uninterpreted function a constraint may mention: the value
+// of a variable after an in-block loop as a function of the loop's inputs
+// (Out empty: "ok", whether the loop runs without error, or "noovf").
+type Function struct {
+	Name string   `json:"name"`
+	Proc string   `json:"proc"`
+	Line int      `json:"line"`
+	Out  string   `json:"out"`
+	Ins  []string `json:"ins"`
+}
+
+// Pair holds the constraints of one unordered pair of blocks (A <= B in
+// block order; A == B for self pairs: two processes running the same block).
+// Locals of A's process are named as in the program (v), those of B's
+// process with a prime (v').
+type Pair struct {
+	A           string       `json:"a"`
+	B           string       `json:"b"`
+	Status      Status       `json:"status"`
+	Exact       bool         `json:"exact"`
+	Reason      string       `json:"reason,omitempty"`
+	Constraints []Constraint `json:"constraints"`
+	NoOverflow  *Expr        `json:"no_overflow,omitempty"`
+	Notes       []string     `json:"notes,omitempty"`
+}
+
+// Constraint is one independence constraint: where it holds, the pair
+// commutes (provided NoOverflow of the pair holds too).
+type Constraint struct {
+	Text    string   `json:"text"`
+	SMTLIB  string   `json:"smtlib"`  // the constraint as an SMT-LIB2 term over Declare
+	Declare []string `json:"declare"` // SMT-LIB2 declarations of the names it uses
+	Globals []string `json:"globals"` // G(C): the globals it reads
+	Expr    *Expr    `json:"expr"`
+}
+
+// Marshal renders the file as indented JSON with a final newline. The
+// output is a pure function of the value: same file, same bytes.
+func Marshal(f *File) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Parse reads an IC file and checks its structure: the version, that every
+// pair names known blocks, and that every constraint has an expression over
+// known names.
+func Parse(data []byte) (*File, error) {
+	var f File
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("not an IC file: %v", err)
+	}
+	if f.Version < 1 || f.Version > FormatVersion {
+		return nil, fmt.Errorf("IC file format version %d is not supported (this icgen reads version %d)", f.Version, FormatVersion)
+	}
+	blocks := map[string]bool{}
+	for _, b := range f.Blocks {
+		blocks[b.ID] = true
+	}
+	for i, p := range f.Pairs {
+		if !blocks[p.A] || !blocks[p.B] {
+			return nil, fmt.Errorf("pair %d (%s, %s): unknown block", i+1, p.A, p.B)
+		}
+		switch p.Status {
+		case Independent, Conditional, Dependent, Unknown:
+		default:
+			return nil, fmt.Errorf("pair (%s, %s): unknown status %q", p.A, p.B, p.Status)
+		}
+		for j, c := range p.Constraints {
+			if c.Expr == nil {
+				return nil, fmt.Errorf("pair (%s, %s), constraint %d (%s): no expression", p.A, p.B, j+1, c.Text)
+			}
+			if err := c.Expr.check(); err != nil {
+				return nil, fmt.Errorf("pair (%s, %s), constraint %d (%s): %v", p.A, p.B, j+1, c.Text, err)
+			}
+		}
+	}
+	return &f, nil
+}
+
+// Pair returns the pair of blocks a and b in either order, and whether the
+// stored pair is (b, a) (then the roles of v and v' are swapped).
+func (f *File) Pair(a, b string) (p *Pair, swapped bool) {
+	for i := range f.Pairs {
+		q := &f.Pairs[i]
+		if q.A == a && q.B == b {
+			return q, false
+		}
+		if q.A == b && q.B == a {
+			return q, true
+		}
+	}
+	return nil, false
+}
+
+// Block returns the block with the given id.
+func (f *File) Block(id string) *Block {
+	for i := range f.Blocks {
+		if f.Blocks[i].ID == id {
+			return &f.Blocks[i]
+		}
+	}
+	return nil
+}
+
+// Summary counts pairs by status.
+func (f *File) Summary() map[Status]int {
+	out := map[Status]int{}
+	for _, p := range f.Pairs {
+		out[p.Status]++
+	}
+	return out
+}
+
+func sortedUnique(xs []string) []string {
+	sort.Strings(xs)
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

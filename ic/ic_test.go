@@ -1,0 +1,179 @@
+package ic
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/icgen/icgen/lang"
+)
+
+func compile(t *testing.T, path, src string) *lang.Program {
+	t.Helper()
+	var data []byte
+	if src == "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		data = []byte(src)
+	}
+	p, errs := lang.Compile(path, data)
+	if errs != nil {
+		t.Fatal(errs.Format(data))
+	}
+	return p
+}
+
+func TestW(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		path string
+		src  string
+		want map[string][]string
+	}{
+		// The paper's W(p) = {x} (CDPOR Example 5).
+		{"fig1", "../testdata/fig1.blk", "", map[string][]string{"p": {"x"}, "q": {"z"}, "r": {"x", "z"}}},
+		// fib spawns res, which writes nr and r: W(fib) includes them.
+		{"fib", "../testdata/fib.blk", "", map[string][]string{"fib": {"nr", "r"}, "res": {"nr", "r"}}},
+		{"continuations and unblocking", "w.blk", `
+global int a, b, c, d;
+proc p() { a = 1; yield; b = 1; }
+proc q() { await(a > 0); c = 1; }
+proc r() { d = 1; }
+proc s() { spawn r(); }
+`, map[string][]string{
+			"p":   {"a", "b", "c"}, // p@3 writes b; a unblocks q@4, which writes c
+			"p@3": {"b"},
+			"q":   {"c"}, // q's entry leads to q@4
+			"q@4": {"c"},
+			"r":   {"d"},
+			"s":   {"d"},
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := compile(t, tc.path, tc.src)
+			w := W(p)
+			for id, want := range tc.want {
+				b := p.Block(id)
+				if b == nil {
+					t.Fatalf("no block %s", id)
+				}
+				got := names(w[b], false)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("W(%s) = %v, want %v", id, got, want)
+				}
+			}
+		})
+	}
+}
+
+type mapEnv map[string]int64
+
+func (m mapEnv) Global(n string) (int64, bool) { v, ok := m[n]; return v, ok }
+func (m mapEnv) Element(a string, i int64) (int64, bool) {
+	v, ok := m[a+"["+itoa(i)+"]"]
+	return v, ok
+}
+func (m mapEnv) Local(e int, n string) (int64, bool) {
+	v, ok := m[n+strings.Repeat("'", e)]
+	return v, ok
+}
+func (m mapEnv) Param(n string) (int64, bool) { v, ok := m[n]; return v, ok }
+func (m mapEnv) Apply(fn string, args []*Expr) (int64, error) {
+	return 0, errors.New("no functions")
+}
+
+func itoa(i int64) string { return Int(i).String() }
+
+func op(o string, args ...*Expr) *Expr { return &Expr{Op: o, Args: args} }
+func g(n string) *Expr                 { return &Expr{Op: "global", Name: n} }
+func l(n string, e int) *Expr          { return &Expr{Op: "local", Name: n, Event: e} }
+
+func TestEval(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"x": -7, "z": 2, "v": 3, "v'": 3, "a[1]": 9, "N": 4, "big": 1 << 62}
+	cases := []struct {
+		e    *Expr
+		text string
+		want int64
+		err  bool
+	}{
+		{op("<=", g("z"), Int(-2)), "z <= -2", 0, false},
+		{op("==", l("v", 0), l("v", 1)), "v == v'", 1, false},
+		{op("div", g("x"), g("z")), "div(x, z)", -4, false}, // Euclidean
+		{op("mod", g("x"), g("z")), "mod(x, z)", 1, false},
+		{op("/", g("x"), g("z")), "x / z", -3, false}, // truncated
+		{op("%", g("x"), g("z")), "x % z", -1, false},
+		{op("div", g("x"), Int(0)), "div(x, 0)", 0, true},
+		{op("+", g("big"), g("big"), g("big")), "big + big + big", 0, true}, // beyond int64
+		{op("<", op("+", g("big"), g("big"), g("big")), Int(0)), "big + big + big < 0", 0, false},
+		{op("==", &Expr{Op: "select", Name: "a", Args: []*Expr{Int(1)}}, Int(9)), "a[1] == 9", 1, false},
+		{op("==", &Expr{Op: "select", Name: "a", Args: []*Expr{Int(5)}}, Int(9)), "a[5] == 9", 0, true},
+		{op("&&", op(">", g("N"), Int(3)), op("!", op("==", g("z"), Int(0)))), "N > 3 && !(z == 0)", 1, false},
+		{op("-", op("-", g("z"), Int(1)), Int(1)), "z - 1 - 1", 0, false},
+		{op("-", g("z"), op("-", Int(1), Int(1))), "z - (1 - 1)", 2, false},
+		{op("||", op("<", g("q"), Int(0)), op("true")), "q < 0 || true", 0, true}, // unknown name
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			t.Parallel()
+			if got := tc.e.String(); got != tc.text {
+				t.Errorf("text %q, want %q", got, tc.text)
+			}
+			v, err := tc.e.Eval(env)
+			if (err != nil) != tc.err {
+				t.Fatalf("err = %v, want error: %v", err, tc.err)
+			}
+			if err == nil && v != tc.want {
+				t.Errorf("value %d, want %d", v, tc.want)
+			}
+		})
+	}
+}
+
+func TestMarshalParse(t *testing.T) {
+	t.Parallel()
+	p := compile(t, "../testdata/fig1.blk", "")
+	f := Skeleton(p)
+	c := op("<=", g("z"), Int(-1))
+	f.Pairs = append(f.Pairs, Pair{A: "p", B: "q", Status: Conditional, Exact: true,
+		Constraints: []Constraint{{Text: c.String(), SMTLIB: "(<= z (- 1))", Globals: c.Globals(), Expr: c}}})
+	data, err := Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data2, _ := Marshal(again)
+	if string(data) != string(data2) {
+		t.Errorf("round trip changed the file:\n%s\n---\n%s", data, data2)
+	}
+	if pr, swapped := again.Pair("q", "p"); pr == nil || !swapped || pr.Constraints[0].Globals[0] != "z" {
+		t.Errorf("Pair(q, p) = %v, %v", pr, swapped)
+	}
+	bad := []struct{ name, edit, want string }{
+		{"version", `"version": 1`, "version"},
+		{"block", `"a": "p"`, "unknown block"},
+		{"status", `"status": "conditional"`, "unknown status"},
+		{"op", `"op": "<="`, "unknown operator"},
+	}
+	repl := map[string]string{"version": `"version": 99`, "block": `"a": "nope"`, "status": `"status": "maybe"`, "op": `"op": "<=>"`}
+	for _, b := range bad {
+		mut := strings.Replace(string(data), b.edit, repl[b.name], 1)
+		if _, err := Parse([]byte(mut)); err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("%s: err = %v, want %q", b.name, err, b.want)
+		}
+	}
+	if _, err := Parse([]byte(`{"version": 1, "extra": true}`)); err == nil {
+		t.Error("unknown field accepted")
+	}
+}

@@ -1,0 +1,152 @@
+package ic
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var simpleSymbol = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
+
+var reserved = map[string]bool{
+	"true": true, "false": true, "and": true, "or": true, "not": true, "ite": true, "div": true, "mod": true,
+	"select": true, "store": true, "distinct": true, "let": true, "forall": true, "exists": true, "abs": true,
+}
+
+// Symbol renders a name as an SMT-LIB2 symbol, quoted when needed: the
+// second process's local v is |v'|.
+func Symbol(name string) string {
+	if simpleSymbol.MatchString(name) && !reserved[name] {
+		return name
+	}
+	return "|" + name + "|"
+}
+
+func smtInt(v int64) string {
+	if v < 0 {
+		if v == -1<<63 {
+			return "(- 9223372036854775808)"
+		}
+		return "(- " + strconv.FormatInt(-v, 10) + ")"
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// SMTLIB renders the expression as an SMT-LIB2 term. Truncated / and %
+// are encoded over div (Euclidean), as the synthesizer does.
+func SMTLIB(e *Expr) string {
+	var b strings.Builder
+	e.smt(&b)
+	return b.String()
+}
+
+func (e *Expr) name() string {
+	if e.Op == "local" {
+		return e.Name + strings.Repeat("'", e.Event)
+	}
+	return e.Name
+}
+
+func (e *Expr) smt(b *strings.Builder) {
+	app := func(head string, args ...*Expr) {
+		b.WriteString("(" + head)
+		for _, a := range args {
+			b.WriteByte(' ')
+			a.smt(b)
+		}
+		b.WriteByte(')')
+	}
+	switch e.Op {
+	case "int":
+		b.WriteString(smtInt(*e.Value))
+	case "true", "false":
+		b.WriteString(e.Op)
+	case "global", "local", "param":
+		b.WriteString(Symbol(e.name()))
+	case "select":
+		b.WriteString("(select " + Symbol(e.Name) + " ")
+		e.Args[0].smt(b)
+		b.WriteByte(')')
+	case "apply":
+		if len(e.Args) == 0 {
+			b.WriteString(Symbol(e.Name))
+		} else {
+			app(Symbol(e.Name), e.Args...)
+		}
+	case "!":
+		app("not", e.Args...)
+	case "&&":
+		app("and", e.Args...)
+	case "||":
+		app("or", e.Args...)
+	case "==":
+		app("=", e.Args...)
+	case "!=":
+		app("distinct", e.Args...)
+	case "/", "%":
+		x, y := e.Args[0], e.Args[1]
+		tdiv := &Expr{Op: "ite", Args: []*Expr{
+			{Op: ">=", Args: []*Expr{x, Int(0)}},
+			{Op: "div", Args: []*Expr{x, y}},
+			{Op: "-", Args: []*Expr{{Op: "div", Args: []*Expr{{Op: "-", Args: []*Expr{x}}, y}}}},
+		}}
+		if e.Op == "/" {
+			tdiv.smt(b)
+		} else {
+			(&Expr{Op: "-", Args: []*Expr{x, {Op: "*", Args: []*Expr{y, tdiv}}}}).smt(b)
+		}
+	default: // + - * div mod < <= > >= ite
+		app(e.Op, e.Args...)
+	}
+}
+
+func sortName(s string) string {
+	switch s {
+	case "bool":
+		return "Bool"
+	case "array":
+		return "(Array Int Int)"
+	}
+	return "Int"
+}
+
+// Declarations returns the SMT-LIB2 declarations of the names an
+// expression uses, sorted.
+func (e *Expr) Declarations() []string {
+	decl := map[string]string{}
+	e.walk(func(x *Expr) {
+		switch x.Op {
+		case "global", "local", "param":
+			decl[x.name()] = fmt.Sprintf("(declare-const %s %s)", Symbol(x.name()), sortName(x.Sort))
+		case "select":
+			decl[x.Name] = fmt.Sprintf("(declare-const %s (Array Int Int))", Symbol(x.Name))
+		case "apply":
+			doms := make([]string, len(x.Args))
+			for i, a := range x.Args {
+				doms[i] = sortName(a.resultSort())
+			}
+			decl["@"+x.Name] = fmt.Sprintf("(declare-fun %s (%s) %s)", Symbol(x.Name), strings.Join(doms, " "), sortName(x.Sort))
+		}
+	})
+	out := make([]string, 0, len(decl))
+	for _, d := range decl {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// resultSort is the sort of an expression's value: "bool", "array" or "" (int).
+func (e *Expr) resultSort() string {
+	switch e.Op {
+	case "global", "local", "param", "apply":
+		return e.Sort
+	case "true", "false", "!", "&&", "||", "<", "<=", ">", ">=", "==", "!=":
+		return "bool"
+	case "ite":
+		return e.Args[1].resultSort()
+	}
+	return ""
+}

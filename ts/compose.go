@@ -1,0 +1,197 @@
+package ts
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// Compose returns the system of running first and then second: every pair
+// of transitions whose conditions are not trivially contradictory, with the
+// second's inputs bound to the first's outputs. The two systems must belong
+// to different events (0 and 1), so their locals are distinct symbols.
+func Compose(first, second *System, syms *Symbols) *System {
+	out := &System{Events: 2}
+	for e := 0; e < 2; e++ {
+		if first.Blocks[e] != nil {
+			out.Blocks[e] = first.Blocks[e]
+		}
+		if second.Blocks[e] != nil {
+			out.Blocks[e] = second.Blocks[e]
+		}
+	}
+	out.Abstracted = mergeStrings(first.Abstracted, second.Abstracted)
+	switch {
+	case first.Unknown != "":
+		out.Unknown = first.Unknown
+		return out
+	case second.Unknown != "":
+		out.Unknown = second.Unknown
+		return out
+	}
+	for _, a := range first.Transitions {
+		bind := func(s *Sym) *Term {
+			if s.Kind == SymGlobal {
+				return a.Global(s.Var, syms)
+			}
+			return nil
+		}
+		for _, b := range second.Transitions {
+			t := &Transition{
+				Cond:       And(a.Cond, Subst(b.Cond, bind)),
+				NoOverflow: And(a.NoOverflow, Subst(b.NoOverflow, bind)),
+				Fns:        map[string]*Fn{},
+			}
+			if t.Cond.IsFalse() {
+				continue
+			}
+			written := map[*lang.Var]*Term{}
+			for _, as := range a.Globals {
+				written[as.Var] = as.Value
+			}
+			for _, as := range b.Globals {
+				written[as.Var] = Subst(as.Value, bind)
+			}
+			for v, val := range written {
+				if !val.Equal(SymTerm(syms.Global(v))) {
+					t.Globals = append(t.Globals, Assign{v, val})
+				}
+			}
+			sortAssigns(t.Globals)
+			for e := 0; e < 2; e++ {
+				src := a
+				if second.Blocks[e] != nil {
+					src = b
+				}
+				if first.Blocks[e] == nil && second.Blocks[e] == nil {
+					continue
+				}
+				for _, as := range src.Locals[e] {
+					val := as.Value
+					if src == b {
+						val = Subst(val, bind)
+					}
+					t.Locals[e] = append(t.Locals[e], Assign{as.Var, val})
+				}
+				t.Next[e], t.Ends[e] = src.Next[e], src.Ends[e]
+			}
+			t.Spawns = append(t.Spawns, a.Spawns...)
+			for _, s := range b.Spawns {
+				args := make([]*Term, len(s.Args))
+				for i, x := range s.Args {
+					args[i] = Subst(x, bind)
+				}
+				t.Spawns = append(t.Spawns, Spawn{Proc: s.Proc, Args: args, Event: s.Event})
+			}
+			t.Violations = append(append([]lang.Pos(nil), a.Violations...), b.Violations...)
+			sort.Slice(t.Violations, func(i, j int) bool { return t.Violations[i].Offset < t.Violations[j].Offset })
+			for k, f := range a.Fns {
+				t.Fns[k] = f
+			}
+			for k, f := range b.Fns {
+				t.Fns[k] = f
+			}
+			out.Transitions = append(out.Transitions, t)
+		}
+	}
+	return out
+}
+
+func mergeStrings(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append(append([]string(nil), a...), b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Pair builds T(a.b) and T(b.a) for blocks a (event 0) and b (event 1).
+func Pair(a, b *lang.Block, syms *Symbols) (ab, ba *System) {
+	ta, tb := Block(a, 0, syms), Block(b, 1, syms)
+	return Compose(ta, tb, syms), Compose(tb, ta, syms)
+}
+
+// String renders the system canonically: one transition per line,
+// "cond -> assignments; spawns {...}; violations {...}; next ...".
+func (s *System) String() string {
+	var b strings.Builder
+	if s.Unknown != "" {
+		fmt.Fprintf(&b, "unknown: %s\n", s.Unknown)
+		return b.String()
+	}
+	for _, a := range s.Abstracted {
+		fmt.Fprintf(&b, "abstracted: %s\n", a)
+	}
+	lines := make([]string, len(s.Transitions))
+	for i, t := range s.Transitions {
+		lines[i] = t.String()
+	}
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// String renders one transition.
+func (t *Transition) String() string {
+	var parts []string
+	for _, a := range t.Globals {
+		parts = append(parts, a.Var.Name+" := "+a.Value.key)
+	}
+	for e := 0; e < 2; e++ {
+		for _, a := range t.Locals[e] {
+			parts = append(parts, a.Var.Name+strings.Repeat("'", e)+" := "+a.Value.key)
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "skip")
+	}
+	s := t.Cond.key + " -> " + strings.Join(parts, ", ")
+	if len(t.Spawns) > 0 {
+		keys := make([]string, len(t.Spawns))
+		for i, sp := range t.Spawns {
+			keys[i] = sp.Key()
+		}
+		s += "; spawns {" + strings.Join(keys, ", ") + "}"
+	}
+	if len(t.Violations) > 0 {
+		vs := make([]string, len(t.Violations))
+		for i, v := range t.Violations {
+			vs[i] = fmt.Sprintf("%d:%d", v.Line, v.Col)
+		}
+		s += "; violations {" + strings.Join(vs, ", ") + "}"
+	}
+	var next []string
+	for e := 0; e < 2; e++ {
+		switch {
+		case t.Next[e] != nil:
+			next = append(next, t.Next[e].Block.ID)
+		case t.Ends[e]:
+			next = append(next, "end")
+		}
+	}
+	if len(next) > 0 && !allEnd(next) {
+		s += "; next " + strings.Join(next, ", ")
+	}
+	if !t.NoOverflow.IsTrue() && false {
+		s += "; no overflow: " + t.NoOverflow.key
+	}
+	return s
+}
+
+func allEnd(xs []string) bool {
+	for _, x := range xs {
+		if x != "end" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,36 @@
+// Package ts turns atomic blocks into deterministic transition systems by
+// symbolic execution (CDPOR Sec. 4.1): each error-free path of a block is a
+// [Transition] C -> (A, S): the condition under which the path is taken, the
+// final values of the globals it writes and of the locals live at the point
+// it reaches, the processes it spawns (S, as spawn_P(args) terms, Def. 6),
+// and the asserts that fail on it.
+//
+// [Block] builds the system of one block for one of the two processes of a
+// pair (event 0 or 1: the second's locals are primed, v'); [Compose] and
+// [Pair] build T(a.b) and T(b.a) by binding the second block's inputs to the
+// first's outputs.
+//
+// # Contracts
+//
+//   - The executor runs the same IR as the interpreter (package dporrt) and
+//     gives every construct the same meaning (DESIGN decision 1). Division
+//     and modulo are the language's truncated operations ([Div], [Mod]).
+//   - Paths that would raise a runtime error other than overflow (division
+//     by zero, an index out of bounds) are not transitions: their exclusion
+//     conditions are part of Cond, so an erring path never counts as
+//     commuting (decision 3). Whether a path overflows int64 is kept apart
+//     in NoOverflow, so constraints read over mathematical integers while
+//     the overflow check stays available to whoever uses them.
+//   - Funcs are inlined (they never recurse). A while loop inside a block is
+//     replaced by uninterpreted functions of everything it reads or writes
+//     (Def. 7), one per variable it writes, plus ok(...) for "runs without
+//     error or violation" and noovf(...) for "does not overflow", and one
+//     opaque spawn term when it spawns; the system then lists what it
+//     abstracted and is not exact.
+//   - Terms ([Term]) are immutable; structurally equal terms have equal keys.
+//     The package knows nothing about SMT: encoders translate terms.
+//
+// # Limits
+//
+// At most [MaxPaths] paths per system; beyond that the system is unknown.
+package ts

@@ -1,0 +1,463 @@
+package ts
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// path is one symbolic execution path.
+type path struct {
+	cond   []*Term
+	ovf    []*Term
+	env    map[*lang.Var]*Term // current values of globals and of the process's locals
+	spawns []Spawn
+	viol   []lang.Pos
+	fns    map[string]*Fn
+}
+
+func (p *path) clone() *path {
+	q := &path{
+		cond:   append([]*Term(nil), p.cond...),
+		ovf:    append([]*Term(nil), p.ovf...),
+		env:    make(map[*lang.Var]*Term, len(p.env)),
+		spawns: append([]Spawn(nil), p.spawns...),
+		viol:   append([]lang.Pos(nil), p.viol...),
+		fns:    make(map[string]*Fn, len(p.fns)),
+	}
+	for k, v := range p.env {
+		q.env[k] = v
+	}
+	for k, v := range p.fns {
+		q.fns[k] = v
+	}
+	return q
+}
+
+// alt is one outcome of evaluating an expression: a path and a value.
+type alt struct {
+	p *path
+	v *Term
+}
+
+// executor runs one block of one event symbolically.
+type executor struct {
+	syms   *Symbols
+	event  int
+	proc   *lang.Proc
+	paths  int
+	failed string
+	abs    map[string]bool
+}
+
+// Block builds the transition system of block b run by event e's process
+// (e is 0 or 1 and only decides the names of locals: v or v').
+func Block(b *lang.Block, e int, syms *Symbols) *System {
+	x := &executor{syms: syms, event: e, proc: b.Proc, abs: map[string]bool{}}
+	sys := &System{Blocks: [2]*lang.Block{b}, Events: 1}
+	if e == 1 {
+		sys.Blocks = [2]*lang.Block{nil, b}
+		sys.Events = 2
+	}
+	start := &path{env: map[*lang.Var]*Term{}, fns: map[string]*Fn{}}
+	var starts []*path
+	if g := b.Point.Guard; g != nil {
+		for _, a := range x.eval(g, start, nil) {
+			a.p.cond = append(a.p.cond, a.v)
+			starts = append(starts, a.p)
+		}
+	} else {
+		starts = []*path{start}
+	}
+	var done []*path
+	var ends []*lang.Point
+	var ended []bool
+	for _, p := range starts {
+		x.run(b.Proc.Nodes, b.Proc.Nodes[b.Point.Node].Next, p, nil, func(p *path, pt *lang.Point, _ *Term) {
+			done = append(done, p)
+			ends = append(ends, pt)
+			ended = append(ended, pt == nil)
+		})
+	}
+	if x.failed != "" {
+		sys.Unknown = x.failed
+		return sys
+	}
+	for i, p := range done {
+		t := x.transition(p, ends[i], ended[i])
+		if t.Cond.IsFalse() {
+			continue
+		}
+		sys.Transitions = append(sys.Transitions, t)
+	}
+	for k := range x.abs {
+		sys.Abstracted = append(sys.Abstracted, k)
+	}
+	sort.Strings(sys.Abstracted)
+	return sys
+}
+
+func (x *executor) transition(p *path, next *lang.Point, ended bool) *Transition {
+	t := &Transition{Cond: And(p.cond...), NoOverflow: And(p.ovf...), Fns: p.fns}
+	for v, val := range p.env {
+		if v.Kind == lang.Global && !val.Equal(SymTerm(x.syms.Global(v))) {
+			t.Globals = append(t.Globals, Assign{v, val})
+		}
+	}
+	sortAssigns(t.Globals)
+	if next != nil {
+		for _, v := range next.Live {
+			t.Locals[x.event] = append(t.Locals[x.event], Assign{v, x.value(p, v)})
+		}
+	}
+	t.Next[x.event] = next
+	t.Ends[x.event] = ended
+	t.Spawns = p.spawns
+	t.Violations = p.viol
+	sort.Slice(t.Violations, func(i, j int) bool { return t.Violations[i].Offset < t.Violations[j].Offset })
+	return t
+}
+
+// value is the current value of a variable on a path.
+func (x *executor) value(p *path, v *lang.Var) *Term {
+	if t, ok := p.env[v]; ok {
+		return t
+	}
+	if v.Kind == lang.Global {
+		return SymTerm(x.syms.Global(v))
+	}
+	return SymTerm(x.syms.Local(v, x.event))
+}
+
+func (x *executor) fail(format string, args ...any) {
+	if x.failed == "" {
+		x.failed = fmt.Sprintf(format, args...)
+	}
+}
+
+func (x *executor) fork(p *path) *path {
+	x.paths++
+	if x.paths > MaxPaths {
+		x.fail("more than %d paths", MaxPaths)
+	}
+	return p.clone()
+}
+
+// frame holds a func activation's locals (nil for the process itself).
+type frame struct {
+	fn     *lang.Func
+	locals map[*lang.Var]*Term
+}
+
+func (x *executor) local(p *path, fr *frame, v *lang.Var) *Term {
+	if fr != nil {
+		if t, ok := fr.locals[v]; ok {
+			return t
+		}
+		return Int(0)
+	}
+	return x.value(p, v)
+}
+
+// run executes nodes from id on path p; at a point, the end, or a return it
+// calls done with the path, the point (nil at the end) and the returned value.
+func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func(*path, *lang.Point, *Term)) {
+	for id != lang.End && x.failed == "" {
+		n := nodes[id]
+		switch n.Kind {
+		case lang.NodePoint:
+			done(p, n.Point, nil)
+			return
+		case lang.NodeAssign:
+			alts := x.eval(n.Value, p, fr)
+			if len(alts) != 1 {
+				for _, a := range alts {
+					x.assign(a.p, fr, n.Target, a.v, func(q *path) { x.run(nodes, n.Next, q, fr.copy(), done) })
+				}
+				return
+			}
+			var q *path
+			x.assign(alts[0].p, fr, n.Target, alts[0].v, func(r *path) { q = r })
+			if q == nil {
+				return
+			}
+			p = q
+		case lang.NodeBranch:
+			if n.Loop != nil && !n.Loop.Points {
+				p = x.abstractLoop(nodes, n, p, fr)
+				id = n.Else
+				continue
+			}
+			for _, a := range x.eval(n.Cond, p, fr) {
+				yes, no := a.p, a.p
+				if !a.v.IsTrue() && !a.v.IsFalse() {
+					no = x.fork(a.p)
+				}
+				frYes, frNo := fr.copy(), fr.copy()
+				if !a.v.IsFalse() {
+					yes.cond = append(yes.cond, a.v)
+					x.run(nodes, n.Next, yes, frYes, done)
+				}
+				if !a.v.IsTrue() {
+					no.cond = append(no.cond, Unary(lang.OpNot, a.v))
+					x.run(nodes, n.Else, no, frNo, done)
+				}
+			}
+			return
+		case lang.NodeAssert:
+			alts := x.eval(n.Cond, p, fr)
+			for _, a := range alts {
+				if !a.v.IsTrue() {
+					bad := a.p
+					if !a.v.IsFalse() {
+						bad = x.fork(a.p)
+					}
+					bad.cond = append(bad.cond, Unary(lang.OpNot, a.v))
+					bad.viol = append(bad.viol, n.Pos)
+					x.run(nodes, n.Next, bad, fr.copy(), done)
+				}
+				if !a.v.IsFalse() {
+					a.p.cond = append(a.p.cond, a.v)
+					x.run(nodes, n.Next, a.p, fr.copy(), done)
+				}
+			}
+			return
+		case lang.NodeSpawn:
+			alts := x.evalList(n.Args, p, fr)
+			if len(alts) != 1 {
+				for _, a := range alts {
+					a.p.spawns = append(a.p.spawns, Spawn{Proc: n.Proc, Args: a.vs, Event: x.event})
+					x.run(nodes, n.Next, a.p, fr.copy(), done)
+				}
+				return
+			}
+			p = alts[0].p
+			p.spawns = append(p.spawns, Spawn{Proc: n.Proc, Args: alts[0].vs, Event: x.event})
+		case lang.NodeCall:
+			alts := x.eval(n.Call, p, fr)
+			if len(alts) != 1 {
+				for _, a := range alts {
+					x.run(nodes, n.Next, a.p, fr.copy(), done)
+				}
+				return
+			}
+			p = alts[0].p
+		case lang.NodeReturn:
+			if n.Value == nil {
+				done(p, nil, nil)
+				return
+			}
+			for _, a := range x.eval(n.Value, p, fr) {
+				done(a.p, nil, a.v)
+			}
+			return
+		}
+		id = n.Next
+	}
+	if x.failed == "" {
+		done(p, nil, nil)
+	}
+}
+
+func (fr *frame) copy() *frame {
+	if fr == nil {
+		return nil
+	}
+	c := &frame{fn: fr.fn, locals: make(map[*lang.Var]*Term, len(fr.locals))}
+	for k, v := range fr.locals {
+		c.locals[k] = v
+	}
+	return c
+}
+
+// assign sets a target on path p (forking on index evaluation) and calls k
+// with each resulting path.
+func (x *executor) assign(p *path, fr *frame, t lang.LValue, v *Term, k func(*path)) {
+	if t.Var.Kind == lang.Local {
+		if fr != nil {
+			fr.locals[t.Var] = v
+		} else {
+			p.env[t.Var] = v
+		}
+		k(p)
+		return
+	}
+	if t.Index == nil {
+		p.env[t.Var] = v
+		k(p)
+		return
+	}
+	for _, a := range x.eval(t.Index, p, fr) {
+		x.inBounds(a.p, t.Var, a.v)
+		a.p.env[t.Var] = Store(x.value(a.p, t.Var), a.v, v)
+		k(a.p)
+	}
+}
+
+// size is the symbolic size of a global array.
+func (x *executor) size(g *lang.Var) *Term {
+	switch s := g.Size.(type) {
+	case *lang.IntLit:
+		return Int(s.Val)
+	case *lang.ParamRef:
+		return SymTerm(x.syms.Param(s.Param))
+	}
+	return Int(0)
+}
+
+func (x *executor) inBounds(p *path, g *lang.Var, i *Term) {
+	p.cond = append(p.cond, Binary(lang.OpLe, Int(0), i), Binary(lang.OpLt, i, x.size(g)))
+}
+
+// altList is an outcome of evaluating a list of expressions.
+type altList struct {
+	p  *path
+	vs []*Term
+}
+
+func (x *executor) evalList(es []lang.Expr, p *path, fr *frame) []altList {
+	alts := []altList{{p: p}}
+	for _, e := range es {
+		var next []altList
+		for _, a := range alts {
+			for _, b := range x.eval(e, a.p, fr) {
+				next = append(next, altList{p: b.p, vs: append(append([]*Term(nil), a.vs...), b.v)})
+			}
+		}
+		alts = next
+	}
+	return alts
+}
+
+// mayFork reports whether evaluating e may add conditions or fork (it
+// divides, indexes or calls).
+func mayFork(e lang.Expr) bool {
+	switch e := e.(type) {
+	case *lang.IndexExpr, *lang.CallExpr:
+		return true
+	case *lang.UnaryExpr:
+		return mayFork(e.X)
+	case *lang.BinaryExpr:
+		return e.Op == lang.OpDiv || e.Op == lang.OpMod || mayFork(e.X) || mayFork(e.Y)
+	}
+	return false
+}
+
+// eval evaluates e on p. Paths where evaluation would raise a runtime error
+// (other than overflow) are dropped: their conditions are excluded.
+func (x *executor) eval(e lang.Expr, p *path, fr *frame) []alt {
+	switch e := e.(type) {
+	case *lang.IntLit:
+		return []alt{{p, Int(e.Val)}}
+	case *lang.BoolLit:
+		return []alt{{p, Bool(e.Val)}}
+	case *lang.ParamRef:
+		return []alt{{p, SymTerm(x.syms.Param(e.Param))}}
+	case *lang.VarRef:
+		if e.Var.Kind == lang.Local {
+			return []alt{{p, x.local(p, fr, e.Var)}}
+		}
+		return []alt{{p, x.value(p, e.Var)}}
+	case *lang.IndexExpr:
+		var out []alt
+		for _, a := range x.eval(e.Index, p, fr) {
+			x.inBounds(a.p, e.Array, a.v)
+			out = append(out, alt{a.p, Select(x.value(a.p, e.Array), a.v)})
+		}
+		return out
+	case *lang.UnaryExpr:
+		var out []alt
+		for _, a := range x.eval(e.X, p, fr) {
+			v := Unary(e.Op, a.v)
+			if e.Op == lang.OpNeg {
+				x.noOverflow(a.p, v)
+			}
+			out = append(out, alt{a.p, v})
+		}
+		return out
+	case *lang.BinaryExpr:
+		return x.binary(e, p, fr)
+	case *lang.CallExpr:
+		return x.call(e, p, fr)
+	}
+	x.fail("unsupported expression %T", e)
+	return nil
+}
+
+func (x *executor) noOverflow(p *path, v *Term) {
+	if v.Kind == KConst {
+		return
+	}
+	p.ovf = append(p.ovf, Binary(lang.OpLe, Int(minInt), v), Binary(lang.OpLe, v, Int(maxInt)))
+}
+
+func (x *executor) binary(e *lang.BinaryExpr, p *path, fr *frame) []alt {
+	if (e.Op == lang.OpAnd || e.Op == lang.OpOr) && mayFork(e.Y) {
+		// Short-circuit: evaluate the right side only where the left does
+		// not decide, so its error conditions apply only there.
+		var out []alt
+		for _, a := range x.eval(e.X, p, fr) {
+			decides := a.v // && is decided by false, || by true
+			if e.Op == lang.OpAnd {
+				decides = Unary(lang.OpNot, a.v)
+			}
+			if !decides.IsFalse() {
+				q := a.p
+				if !decides.IsTrue() {
+					q = x.fork(a.p)
+				}
+				q.cond = append(q.cond, decides)
+				out = append(out, alt{q, Bool(e.Op == lang.OpOr)})
+			}
+			if !decides.IsTrue() {
+				a.p.cond = append(a.p.cond, Unary(lang.OpNot, decides))
+				out = append(out, x.eval(e.Y, a.p, fr)...)
+			}
+		}
+		return out
+	}
+	var out []alt
+	for _, a := range x.eval(e.X, p, fr) {
+		for _, b := range x.eval(e.Y, a.p, fr) {
+			q := b.p
+			var v *Term
+			switch e.Op {
+			case lang.OpDiv, lang.OpMod:
+				q.cond = append(q.cond, Binary(lang.OpNe, b.v, Int(0)))
+				if e.Op == lang.OpDiv {
+					v = Div(a.v, b.v)
+					x.noOverflow(q, v)
+				} else {
+					v = Mod(a.v, b.v)
+				}
+			default:
+				v = Binary(e.Op, a.v, b.v)
+				if e.Op == lang.OpAdd || e.Op == lang.OpSub || e.Op == lang.OpMul {
+					x.noOverflow(q, v)
+				}
+			}
+			out = append(out, alt{q, v})
+		}
+	}
+	return out
+}
+
+// call inlines a func: funcs do not recurse, so their bodies are executed
+// symbolically in place, forking the caller's path where they branch.
+func (x *executor) call(e *lang.CallExpr, p *path, fr *frame) []alt {
+	var out []alt
+	for _, a := range x.evalList(e.Args, p, fr) {
+		callee := &frame{fn: e.Func, locals: map[*lang.Var]*Term{}}
+		for i, v := range a.vs {
+			callee.locals[e.Func.Params[i]] = v
+		}
+		x.run(e.Func.Nodes, 0, a.p, callee, func(q *path, _ *lang.Point, ret *Term) {
+			if ret == nil {
+				ret = Int(0)
+			}
+			out = append(out, alt{q, ret})
+		})
+	}
+	return out
+}

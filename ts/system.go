@@ -1,0 +1,158 @@
+package ts
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// Assign is the final value of one variable in a transition.
+type Assign struct {
+	Var   *lang.Var
+	Value *Term
+}
+
+// Spawn is a process created by a transition: its proc and the values of
+// its parameters.
+type Spawn struct {
+	Proc  *lang.Proc
+	Args  []*Term
+	Event int // which of the two processes spawned it
+}
+
+// Key is the canonical text of the spawn, spawn_P(args).
+func (s Spawn) Key() string {
+	if s.Proc == nil { // the processes an abstracted loop spawns
+		return joinKeys(s.Args)
+	}
+	return "spawn_" + s.Proc.Name + "(" + joinKeys(s.Args) + ")"
+}
+
+// Transition is one path of a system: C -> (A, S). It is taken exactly in
+// the states where Cond holds; Cond includes the conditions under which the
+// path raises no runtime error other than overflow (divisors are not zero,
+// indices are in bounds), so erring paths are not transitions at all.
+// NoOverflow is the condition under which no arithmetic result on the path
+// leaves int64 (the language's other runtime error); it is kept apart so
+// constraints read as in mathematics while the check stays available.
+type Transition struct {
+	Cond       *Term
+	NoOverflow *Term
+	Globals    []Assign       // final values of the globals written, by declaration order
+	Locals     [2][]Assign    // per event: final values of the locals live at Next
+	Next       [2]*lang.Point // per event: the point reached; nil when the process ends
+	Ends       [2]bool        // per event: the process ended
+	Spawns     []Spawn        // processes created, in creation order
+	Violations []lang.Pos     // failed asserts (sorted)
+	Fns        map[string]*Fn // uninterpreted functions used
+}
+
+// Global returns the final value of global g, or its input symbol term when
+// the transition does not write it.
+func (t *Transition) Global(g *lang.Var, syms *Symbols) *Term {
+	for _, a := range t.Globals {
+		if a.Var == g {
+			return a.Value
+		}
+	}
+	return SymTerm(syms.Global(g))
+}
+
+// System is a deterministic transition system for one block (Events[0]) or
+// the composition of two blocks (Events[0] then Events[1]).
+type System struct {
+	Blocks      [2]*lang.Block // Blocks[1] is nil for a single block
+	Events      int            // 1 or 2
+	Transitions []*Transition
+	Abstracted  []string // what was abstracted (loops as uninterpreted functions)
+	Unknown     string   // why no system could be built; Transitions is then empty
+}
+
+// Exact reports whether the system describes the blocks exactly.
+func (s *System) Exact() bool { return s.Unknown == "" && len(s.Abstracted) == 0 }
+
+// MaxPaths bounds the paths of one system; beyond it the system is unknown.
+const MaxPaths = 4096
+
+// Symbols makes and remembers the input symbols of a program, so each
+// variable of each event has exactly one symbol.
+type Symbols struct {
+	prog   *lang.Program
+	byKey  map[string]*Sym
+	params map[*lang.Param]*Sym
+}
+
+// NewSymbols returns the symbol table of a program.
+func NewSymbols(p *lang.Program) *Symbols {
+	return &Symbols{prog: p, byKey: map[string]*Sym{}, params: map[*lang.Param]*Sym{}}
+}
+
+// Global returns the symbol of a global's initial value.
+func (s *Symbols) Global(g *lang.Var) *Sym {
+	key := "g:" + g.Name
+	if sym, ok := s.byKey[key]; ok {
+		return sym
+	}
+	sort := SortInt
+	switch g.Type {
+	case lang.Bool:
+		sort = SortBool
+	case lang.IntArray:
+		sort = SortArray
+	}
+	sym := &Sym{Name: g.Name, Sort: sort, Kind: SymGlobal, Var: g}
+	s.byKey[key] = sym
+	return sym
+}
+
+// Local returns the symbol of a local's value at the start of event e.
+func (s *Symbols) Local(v *lang.Var, e int) *Sym {
+	key := fmt.Sprintf("l%d:%p", e, v)
+	if sym, ok := s.byKey[key]; ok {
+		return sym
+	}
+	name := v.Name + s.slotSuffix(v) + strings.Repeat("'", e)
+	sort := SortInt
+	if v.Type == lang.Bool {
+		sort = SortBool
+	}
+	sym := &Sym{Name: name, Sort: sort, Kind: SymLocal, Event: e, Var: v}
+	s.byKey[key] = sym
+	return sym
+}
+
+// slotSuffix disambiguates locals of one proc that share a name (declared
+// in sibling scopes): the second and later get "#slot".
+func (s *Symbols) slotSuffix(v *lang.Var) string {
+	for _, pr := range s.prog.Procs {
+		if v.Index < len(pr.Locals) && pr.Locals[v.Index] == v {
+			for _, o := range pr.Locals[:v.Index] {
+				if o.Name == v.Name {
+					return fmt.Sprintf("#%d", v.Index)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// Param returns the symbol of a param.
+func (s *Symbols) Param(p *lang.Param) *Sym {
+	if sym, ok := s.params[p]; ok {
+		return sym
+	}
+	sym := &Sym{Name: p.Name, Sort: SortInt, Kind: SymParam, Param: p}
+	s.params[p] = sym
+	return sym
+}
+
+func sortAssigns(as []Assign) {
+	sort.Slice(as, func(i, j int) bool {
+		if as[i].Var.Kind != as[j].Var.Kind {
+			return as[i].Var.Kind < as[j].Var.Kind
+		}
+		return as[i].Var.Index < as[j].Var.Index
+	})
+}

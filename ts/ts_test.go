@@ -1,0 +1,83 @@
+package ts
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/icgen/icgen/lang"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// systems renders the system of every block and both compositions of every
+// pair, the golden format of ts/testdata/*.txtar.
+func systems(p *lang.Program) string {
+	var b strings.Builder
+	syms := NewSymbols(p)
+	for _, bl := range p.Blocks {
+		b.WriteString("T(" + bl.ID + "):\n" + Block(bl, 0, syms).String())
+	}
+	for i, x := range p.Blocks {
+		for _, y := range p.Blocks[i:] {
+			ab, ba := Pair(x, y, syms)
+			b.WriteString("T(" + x.ID + "." + y.ID + "'):\n" + ab.String())
+			b.WriteString("T(" + y.ID + "'." + x.ID + "):\n" + ba.String())
+		}
+	}
+	return b.String()
+}
+
+// TestGolden checks the systems of each archive in testdata: the paper's
+// T_q, T_r, T_q.r, T_r.q (CDPOR Sec. 4.1) in fig1.txtar and T^u_fib, T^u_res
+// and T(res.res) (Sec. 4.2, Example 7) in fib.txtar.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var src []byte
+			wantIdx := -1
+			for i, f := range ar.Files {
+				switch f.Name {
+				case "input.blk":
+					src = f.Data
+				case "ts":
+					wantIdx = i
+				}
+			}
+			p, errs := lang.Compile("input.blk", src)
+			if errs != nil {
+				t.Fatal(errs.Format(src))
+			}
+			got := systems(p)
+			if *update {
+				if wantIdx < 0 {
+					ar.Files = append(ar.Files, txtar.File{Name: "ts"})
+					wantIdx = len(ar.Files) - 1
+				}
+				ar.Files[wantIdx].Data = []byte(got)
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if wantIdx < 0 {
+				t.Fatal("no -- ts -- section (run with -update)")
+			}
+			if d := cmp.Diff(string(ar.Files[wantIdx].Data), got); d != "" {
+				t.Errorf("systems differ (-want +got):\n%s", d)
+			}
+		})
+	}
+}
