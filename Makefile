@@ -25,6 +25,9 @@ demo: build
 	@echo '$$ icgen parse testdata/fig1.blk'
 	@./$(BIN) parse testdata/fig1.blk
 	@echo
+	@echo '$$ icgen synth --format text -o - testdata/fig1.blk'
+	@./$(BIN) synth --format text -o - testdata/fig1.blk
+	@echo
 	@echo '$$ icgen run testdata/fig1.blk'
 	@./$(BIN) run testdata/fig1.blk
 

@@ -389,7 +389,7 @@ func (x *executor) noOverflow(p *path, v *Term) {
 	if v.Kind == KConst {
 		return
 	}
-	p.ovf = append(p.ovf, Binary(lang.OpLe, Int(minInt), v), Binary(lang.OpLe, v, Int(maxInt)))
+	p.ovf = append(p.ovf, rangeGuards(v)...)
 }
 
 func (x *executor) binary(e *lang.BinaryExpr, p *path, fr *frame) []alt {

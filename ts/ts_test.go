@@ -2,6 +2,7 @@ package ts
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,25 @@ func TestGolden(t *testing.T) {
 				t.Errorf("systems differ (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+func TestRangeGuards(t *testing.T) {
+	x := SymTerm(&Sym{Name: "x"})
+	y := SymTerm(&Sym{Name: "y"})
+	cases := []struct {
+		t    *Term
+		want string
+	}{
+		{Binary(lang.OpAdd, x, Int(1)), "[(x + 1) <= 9223372036854775807]"},
+		{Binary(lang.OpSub, x, Int(1)), "[-9223372036854775808 <= (x - 1)]"},
+		{Binary(lang.OpAdd, x, y), "[-9223372036854775808 <= (x + y) (x + y) <= 9223372036854775807]"},
+		{Unary(lang.OpNeg, x), "[-x <= 9223372036854775807]"},
+		{Binary(lang.OpMul, Int(0), x), "[]"},
+	}
+	for _, tc := range cases {
+		if got := fmt.Sprint(rangeGuards(tc.t)); got != tc.want {
+			t.Errorf("rangeGuards(%s) = %s, want %s", tc.t, got, tc.want)
+		}
 	}
 }

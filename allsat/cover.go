@@ -1,0 +1,323 @@
+package allsat
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/icgen/icgen/encode"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/ts"
+)
+
+// Options bound the work spent on one pair.
+type Options struct {
+	Timeout        time.Duration // wall-clock budget of the pair (0: none)
+	CheckTimeout   time.Duration // wall-clock budget of one solver check (0: 2s); non-linear arithmetic needs it
+	Rlimit         uint64        // Z3 resource limit per check (0: none); deterministic, unlike Timeout
+	MaxConstraints int           // stop after this many constraints (0: 256)
+	_              struct{}
+}
+
+// Result is a cover of F(a,b) by proven implicants.
+type Result struct {
+	Constraints []ic.Constraint // sorted by text; each one proven to imply F
+	Complete    bool            // the constraints cover F: their disjunction is equivalent to F
+	Reason      string          // why the cover is incomplete
+	Checks      int             // solver checks made
+}
+
+// Cover enumerates a cover of f.F by prime implicants over F's atoms (the
+// recipe of shared/Z3.md): take a model of F and the blocking clauses so
+// far, the cube of atom literals it satisfies, shrink the cube with the
+// unsat core of cube & !F and by dropping literals while cube & !F stays
+// unsat, emit it in canonical form (re-proven), block it, repeat until F
+// has no model left. Every emitted constraint C has been proven: C & !F is
+// unsat. A solver answer of unknown, or the budget running out, ends the
+// enumeration early with a reason; the constraints found so far stay.
+//
+// Cover uses a fresh solver context of its own, so its answer depends on
+// the formula only, not on what was solved before: synthesis output is the
+// same whatever the worker count.
+func Cover(f *encode.Formula, opts Options) (*Result, error) {
+	res := &Result{}
+	if f.Unknown != "" {
+		res.Reason = f.Unknown
+		return res, nil
+	}
+	if opts.MaxConstraints <= 0 {
+		opts.MaxConstraints = 256
+	}
+	switch {
+	case f.F.IsTrue():
+		res.Constraints = []ic.Constraint{constraint(&ic.Expr{Op: "true"})}
+		res.Complete = true
+		return res, nil
+	case f.F.IsFalse():
+		res.Complete = true
+		return res, nil
+	}
+	atoms := Atoms(f.F)
+	decls := encode.Collect(append([]*ts.Term{f.F}, atoms...)...)
+	var text strings.Builder
+	text.WriteString(decls.Declarations())
+	for i := range atoms {
+		fmt.Fprintf(&text, "(declare-const |@b%d| Bool)\n", i)
+	}
+	fmt.Fprintf(&text, "(assert %s)\n", encode.SMT(f.F))
+	for _, a := range atoms {
+		fmt.Fprintf(&text, "(assert %s)\n", encode.SMT(a))
+	}
+	for i := range atoms {
+		fmt.Fprintf(&text, "(assert |@b%d|)\n", i)
+	}
+	for i, a := range atoms {
+		fmt.Fprintf(&text, "(assert (= |@b%d| %s))\n", i, encode.SMT(a))
+	}
+	sess, err := newSession(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.close()
+	hs, err := sess.parse(text.String())
+	if err != nil {
+		return nil, fmt.Errorf("encoding F(%s, %s): %v", f.A.ID, f.B.ID, err)
+	}
+	n := len(atoms)
+	fF, atomH, bH, defs := hs[0], hs[1:1+n], hs[1+n:1+2*n], hs[1+2*n:]
+
+	models := sess.newSolver() // F and the blocking clauses
+	models.assert(fF)
+	refute := sess.newSolver() // !F and the indicator definitions b_i = atom_i
+	refute.assert(sess.not(fF))
+	for _, d := range defs {
+		refute.assert(d)
+	}
+	deadline := time.Time{}
+	if opts.Timeout > 0 {
+		deadline = time.Now().Add(opts.Timeout)
+	}
+	if opts.CheckTimeout <= 0 {
+		opts.CheckTimeout = 2 * time.Second
+	}
+	// each bounds one check by the per-check budget and the pair's deadline.
+	each := func() time.Time {
+		d := time.Now().Add(opts.CheckTimeout)
+		if !deadline.IsZero() && deadline.Before(d) {
+			return deadline
+		}
+		return d
+	}
+	seen := map[string]bool{}
+	skipped := 0
+	stop := func(reason string) (*Result, error) {
+		res.Reason = reason
+		sortConstraints(res.Constraints)
+		return res, nil
+	}
+	for {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return stop(fmt.Sprintf("timeout after %s (%d constraints found)", opts.Timeout, len(res.Constraints)))
+		}
+		if len(res.Constraints) >= opts.MaxConstraints {
+			return stop(fmt.Sprintf("more than %d constraints", opts.MaxConstraints))
+		}
+		res.Checks++
+		st, why := models.check(each())
+		switch st {
+		case unsat:
+			if skipped > 0 {
+				return stop(fmt.Sprintf("solver could not decide %d region(s) of F", skipped))
+			}
+			res.Complete = true
+			sortConstraints(res.Constraints)
+			return res, nil
+		case unknown:
+			return stop("solver: " + why)
+		}
+		// The cube of atom literals the model satisfies.
+		vals, err := models.modelValues(atomH)
+		if err != nil {
+			return stop("solver: " + err.Error())
+		}
+		lits := make([]lit, n)
+		for i := range atoms {
+			lits[i] = lit{atom: i, pos: vals[i]}
+		}
+		assume := func(ls []lit) []handle {
+			out := make([]handle, len(ls))
+			for k, l := range ls {
+				out[k] = bH[l.atom]
+				if !l.pos {
+					out[k] = sess.not(bH[l.atom])
+				}
+			}
+			return out
+		}
+		block := func(ls []lit) {
+			hs := make([]handle, len(ls))
+			for k, l := range ls {
+				hs[k] = atomH[l.atom]
+				if !l.pos {
+					hs[k] = sess.not(atomH[l.atom])
+				}
+			}
+			models.assert(sess.not(sess.and(hs...)))
+		}
+		res.Checks++
+		st, why = refute.checkAssuming(assume(lits), each())
+		if st == sat {
+			// Cannot happen when the atoms are complete: a full cube decides F.
+			return stop("internal: a cube of atoms does not decide F")
+		}
+		if st == unknown {
+			// The solver cannot show this cube implies F: leave its region
+			// without a constraint and go on with the rest.
+			skipped++
+			block(lits)
+			continue
+		}
+		core := refute.coreAtoms(bH)
+		var kept []lit
+		for _, l := range lits {
+			if core[l.atom] {
+				kept = append(kept, l)
+			}
+		}
+		// Drop literals while the rest still refutes !F: a prime implicant.
+		for k := 0; k < len(kept); {
+			trial := append(append([]lit(nil), kept[:k]...), kept[k+1:]...)
+			res.Checks++
+			if st, _ := refute.checkAssuming(assume(trial), each()); st == unsat {
+				kept = trial
+				continue
+			}
+			k++
+		}
+		block(kept)
+		c, ok, err := emit(sess, decls, f.F, atoms, kept, each())
+		if err != nil {
+			return nil, err
+		}
+		res.Checks += 2
+		if !ok {
+			continue
+		}
+		if !seen[c.Text] {
+			seen[c.Text] = true
+			res.Constraints = append(res.Constraints, c)
+		}
+	}
+}
+
+type lit struct {
+	atom int
+	pos  bool
+}
+
+// emit turns an implicant into a constraint in canonical form, proving the
+// canonical form again (C & !F unsat); if that proof fails or is not
+// reached, the raw implicant, proven by the enumeration, is used.
+func emit(sess *session, decls encode.Decls, f *ts.Term, atoms []*ts.Term, kept []lit, deadline time.Time) (ic.Constraint, bool, error) {
+	terms := make([]*ts.Term, len(kept))
+	for k, l := range kept {
+		terms[k] = atoms[l.atom]
+		if !l.pos {
+			terms[k] = ts.Unary(lang.OpNot, atoms[l.atom])
+		}
+	}
+	raw, err := ToExpr(ts.And(terms...))
+	if err != nil {
+		return ic.Constraint{}, false, nil // not expressible in IC files: not emitted
+	}
+	canon := ic.Canon(raw)
+	if canon.String() != raw.String() {
+		proved, err := sess.proves(decls, canon, f, deadline)
+		if err != nil {
+			return ic.Constraint{}, false, err
+		}
+		if proved {
+			return constraint(canon), true, nil
+		}
+	}
+	return constraint(raw), true, nil
+}
+
+func constraint(e *ic.Expr) ic.Constraint {
+	return ic.Constraint{Text: e.String(), SMTLIB: ic.SMTLIB(e), Declare: e.Declarations(), Globals: e.Globals(), Expr: e}
+}
+
+func sortConstraints(cs []ic.Constraint) {
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Text < cs[j].Text })
+}
+
+// Atoms returns the atoms of a boolean term in first-occurrence order: its
+// leaves below and/or/not, plus the sign conditions hidden in truncated
+// division (a >= 0 for a / b), so that a full cube of atom values decides
+// the term.
+func Atoms(t *ts.Term) []*ts.Term {
+	var out []*ts.Term
+	seen := map[string]bool{}
+	add := func(a *ts.Term) {
+		if a.Kind == ts.KConst || seen[a.Key()] {
+			return
+		}
+		seen[a.Key()] = true
+		out = append(out, a)
+	}
+	var boolWalk, intWalk func(*ts.Term)
+	boolWalk = func(b *ts.Term) {
+		switch {
+		case b.Kind == ts.KOp && (b.Op == lang.OpAnd || b.Op == lang.OpOr || b.Op == lang.OpNot):
+			for _, a := range b.Args {
+				boolWalk(a)
+			}
+		case b.Kind == ts.KIte && b.Sort == ts.SortBool:
+			boolWalk(b.Args[0])
+			boolWalk(b.Args[1])
+			boolWalk(b.Args[2])
+		default:
+			add(b)
+			for _, a := range b.Args {
+				intWalk(a)
+			}
+		}
+	}
+	intWalk = func(x *ts.Term) {
+		switch x.Kind {
+		case ts.KIte:
+			boolWalk(x.Args[0])
+		case ts.KDiv, ts.KMod:
+			add(ts.Binary(lang.OpGe, x.Args[0], ts.Int(0)))
+		}
+		for _, a := range x.Args {
+			if a.Sort == ts.SortBool && x.Kind != ts.KIte {
+				boolWalk(a)
+			} else {
+				intWalk(a)
+			}
+		}
+	}
+	boolWalk(t)
+	return out
+}
+
+// Prove reports whether constraint c implies F(a,b) (c & !F is unsat),
+// with a solver context of its own: Sat or Unknown both mean "not proven".
+func Prove(f *encode.Formula, c *ic.Expr, opts Options) (bool, error) {
+	if f.Unknown != "" {
+		return false, nil
+	}
+	sess, err := newSession(opts)
+	if err != nil {
+		return false, err
+	}
+	defer sess.close()
+	deadline := time.Time{}
+	if opts.Timeout > 0 {
+		deadline = time.Now().Add(opts.Timeout)
+	}
+	return sess.proves(encode.Collect(f.F, f.NoOverflow), c, f.F, deadline)
+}

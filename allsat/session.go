@@ -1,0 +1,126 @@
+package allsat
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/icgen/icgen/encode"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/z3"
+	"github.com/icgen/icgen/ts"
+)
+
+// This file is the only one that talks to the solver binding.
+
+type handle = z3.Term
+
+type status int
+
+const (
+	unknown status = iota
+	sat
+	unsat
+)
+
+type session struct {
+	ctx  *z3.Context
+	opts Options
+}
+
+func newSession(opts Options) (*session, error) {
+	ctx, err := z3.NewContext()
+	if err != nil {
+		return nil, err
+	}
+	return &session{ctx: ctx, opts: opts}, nil
+}
+
+func (s *session) close()                           { s.ctx.Close() }
+func (s *session) parse(t string) ([]handle, error) { return s.ctx.Parse(t) }
+func (s *session) not(h handle) handle              { return s.ctx.Not(h) }
+func (s *session) and(hs ...handle) handle          { return s.ctx.And(hs...) }
+
+type solver struct {
+	sess *session
+	s    *z3.Solver
+	err  error
+}
+
+func (s *session) newSolver() *solver {
+	v := &solver{sess: s, s: s.ctx.NewSolver()}
+	if s.opts.Rlimit > 0 {
+		v.err = v.s.SetRlimit(s.opts.Rlimit)
+	}
+	return v
+}
+
+func (v *solver) assert(h handle) {
+	if err := v.s.Assert(h); err != nil && v.err == nil {
+		v.err = err
+	}
+}
+
+func convert(r z3.Result) (status, string) {
+	switch r.Status {
+	case z3.Sat:
+		return sat, ""
+	case z3.Unsat:
+		return unsat, ""
+	}
+	return unknown, r.Reason
+}
+
+func (v *solver) check(deadline time.Time) (status, string) {
+	if v.err != nil {
+		return unknown, v.err.Error()
+	}
+	return convert(v.s.Check(deadline))
+}
+
+func (v *solver) checkAssuming(lits []handle, deadline time.Time) (status, string) {
+	if v.err != nil {
+		return unknown, v.err.Error()
+	}
+	return convert(v.s.CheckAssumptions(lits, deadline))
+}
+
+// modelValues evaluates atoms in the last model.
+func (v *solver) modelValues(hs []handle) ([]bool, error) { return v.s.ModelValues(hs) }
+
+// coreAtoms returns the indices of the indicator constants (or their
+// negations) in the last unsat core.
+func (v *solver) coreAtoms(indicators []handle) map[int]bool {
+	ctx := v.sess.ctx
+	byID := map[uint]int{}
+	for i, b := range indicators {
+		byID[ctx.ID(b)] = i
+		byID[ctx.ID(ctx.Not(b))] = i
+	}
+	out := map[int]bool{}
+	for _, t := range v.s.UnsatCore() {
+		if i, ok := byID[ctx.ID(t)]; ok {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// proves reports whether c implies f: c & !f is unsat, in a fresh solver.
+func (s *session) proves(decls encode.Decls, c *ic.Expr, f *ts.Term, deadline time.Time) (bool, error) {
+	var text strings.Builder
+	text.WriteString(decls.Declarations())
+	fmt.Fprintf(&text, "(assert (and %s (not %s)))\n", ic.SMTLIB(c), encode.SMT(f))
+	hs, err := s.ctx.Parse(text.String())
+	if err != nil {
+		// The canonical form mentions something the declarations lack:
+		// not provable here.
+		return false, nil
+	}
+	v := s.newSolver()
+	for _, h := range hs {
+		v.assert(h)
+	}
+	st, _ := v.check(deadline)
+	return st == unsat, nil
+}

@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/synth"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+func newSynthCmd(e *env) *cobra.Command {
+	var (
+		out     string
+		format  string
+		workers int
+		timeout time.Duration
+		checkTO time.Duration
+		rlimit  uint64
+		quiet   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "synth FILE",
+		Short: "Synthesize the independence constraints of every pair of blocks",
+		Long: `Synthesize independence constraints (ICs) for every unordered pair of atomic
+blocks of a program, self pairs included. For each pair, F(a,b) describes the
+states where both orders are possible, error-free and reach the same state;
+icgen covers F with constraints each of which is proven (by Z3) to imply it.
+
+Each pair is independent (always commutes), conditional (commutes where one
+of its constraints holds), dependent (never proven to commute) or unknown
+(the analysis gave up: the reason is given and any constraints kept are
+proven). A pair is exact when its constraints hold exactly where it commutes.
+Constraints are over mathematical integers; no_overflow in the file states
+where neither order overflows int64, and both must hold.
+
+Params stay symbolic: one IC file serves every value of -D.
+
+Formats: json (the IC file, docs/ic-format.md), text (one line per pair),
+smtlib (each constraint a define-fun over declared state variables).`,
+		Example: `  icgen synth testdata/fig1.blk                 # writes testdata/fig1.ic.json
+  icgen synth --format text testdata/fib.blk -o -  # readable summary on stdout
+  icgen synth -j 2 --timeout 10s -o fib.ic.json testdata/fib.blk`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "json", "text", "smtlib":
+			default:
+				return badInput("--format %q: want json, text or smtlib", format)
+			}
+			l, err := e.load(args[0], false)
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + map[string]string{"json": ".ic.json", "text": ".ic.txt", "smtlib": ".ic.smt2"}[format]
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit}
+			showProgress := !quiet && isTerminal(e.stderr)
+			if showProgress {
+				opts.Progress = func(done, total int) {
+					fmt.Fprintf(e.stderr, "\rsynthesizing: %d/%d pairs", done, total)
+				}
+			}
+			f, st, err := synth.Run(ctx, l.prog, opts)
+			if showProgress {
+				fmt.Fprint(e.stderr, "\r\033[K")
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					return &exitError{code: ExitInternal, err: fmt.Errorf("interrupted: no file written")}
+				}
+				return &exitError{code: ExitInternal, err: err}
+			}
+			var data []byte
+			switch format {
+			case "json":
+				data, err = ic.Marshal(f)
+				if err != nil {
+					return &exitError{code: ExitInternal, err: err}
+				}
+			case "text":
+				data = []byte(textICs(f))
+			case "smtlib":
+				data = []byte(smtlibICs(f))
+			}
+			if err := writeAtomic(out, data, e.stdout); err != nil {
+				return &exitError{code: ExitInternal, err: err}
+			}
+			if !quiet {
+				dest := out
+				if out == "-" {
+					dest = "stdout"
+				}
+				fmt.Fprintf(e.stderr, "%s: %d pairs: %d independent, %d conditional, %d dependent, %d unknown (%d exact); %d constraints in %s -> %s\n",
+					l.path, st.Pairs, st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints, st.Elapsed.Round(time.Millisecond), dest)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "output", "o", "", "output file (- for stdout; default: FILE with .ic.json, .ic.txt or .ic.smt2)")
+	f.StringVar(&format, "format", "json", "json, text or smtlib")
+	f.IntVarP(&workers, "jobs", "j", 0, "parallel workers (default: number of CPUs)")
+	f.DurationVar(&timeout, "timeout", 30*time.Second, "budget per pair; a pair that runs out is unknown (0: none)")
+	f.DurationVar(&checkTO, "check-timeout", 2*time.Second, "budget per solver check (non-linear arithmetic can need a bound)")
+	f.Uint64Var(&rlimit, "rlimit", 0, "Z3 resource limit per solver check, deterministic (0: none)")
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary on stderr")
+	return cmd
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// writeAtomic writes data to path through a temporary file and a rename, so
+// an interrupted run leaves no partial file. "-" writes to stdout.
+func writeAtomic(path string, data []byte, stdout io.Writer) error {
+	if path == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// textICs renders one line per pair: I(a,b) = {constraints} [status].
+func textICs(f *ic.File) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# independence constraints of %s (hash %s)\n", f.Program, f.Hash[:12])
+	for _, p := range f.Pairs {
+		texts := make([]string, len(p.Constraints))
+		for i, c := range p.Constraints {
+			texts[i] = c.Text
+		}
+		exact := ""
+		if p.Exact {
+			exact = ", exact"
+		}
+		fmt.Fprintf(&b, "I(%s, %s') = {%s}  [%s%s]", p.A, p.B, strings.Join(texts, ", "), p.Status, exact)
+		if p.Reason != "" {
+			fmt.Fprintf(&b, "  reason: %s", p.Reason)
+		}
+		b.WriteByte('\n')
+	}
+	for _, bl := range f.Blocks {
+		fmt.Fprintf(&b, "W(%s) = {%s}\n", bl.ID, strings.Join(bl.W, ", "))
+	}
+	return b.String()
+}
+
+// smtlibICs renders every constraint as a define-fun over declared state
+// variables, loadable by any SMT-LIB2 solver.
+func smtlibICs(f *ic.File) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "; independence constraints of %s (hash %s)\n", f.Program, f.Hash)
+	fmt.Fprintf(&b, "; ic_A_B_k holds where blocks A and B commute (B's process's locals primed)\n")
+	decls := map[string]bool{}
+	var body strings.Builder
+	for _, p := range f.Pairs {
+		fmt.Fprintf(&body, "; I(%s, %s): %s", p.A, p.B, p.Status)
+		if p.Reason != "" {
+			fmt.Fprintf(&body, " (%s)", p.Reason)
+		}
+		body.WriteByte('\n')
+		for k, c := range p.Constraints {
+			for _, d := range c.Declare {
+				decls[d] = true
+			}
+			fmt.Fprintf(&body, "(define-fun %s () Bool %s) ; %s\n", ic.Symbol(fmt.Sprintf("ic_%s_%s_%d", p.A, p.B, k+1)), c.SMTLIB, c.Text)
+		}
+	}
+	var ds []string
+	for d := range decls {
+		ds = append(ds, d)
+	}
+	sort.Strings(ds)
+	for _, d := range ds {
+		b.WriteString(d + "\n")
+	}
+	b.WriteString(body.String())
+	return b.String()
+}

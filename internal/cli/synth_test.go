@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/z3"
+)
+
+func TestSynthCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "fig1.ic.json")
+	stdout, stderr, code := icgen("synth", "-o", out, "../../testdata/fig1.blk")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "6 pairs: 4 independent, 2 conditional, 0 dependent, 0 unknown (6 exact)") {
+		t.Errorf("summary: %s", stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ic.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr, _ := f.Pair("p", "q"); pr == nil || len(pr.Constraints) != 1 || pr.Constraints[0].Text != "z <= -1" {
+		t.Errorf("I(p, q) = %+v", pr)
+	}
+	// No temporary file is left behind.
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left in the output directory: %v", entries)
+	}
+
+	text, _, code := icgen("synth", "--format", "text", "-o", "-", "-q", "../../testdata/fib.blk")
+	if code != ExitOK || !strings.Contains(text, "I(res, res') = {nr > 0, v == v'}  [conditional, exact]") {
+		t.Errorf("text format, exit %d:\n%s", code, text)
+	}
+
+	_, stderr, code = icgen("synth", "--format", "yaml", "../../testdata/fib.blk")
+	if code != ExitBadInput || !strings.Contains(stderr, `--format "yaml"`) {
+		t.Errorf("bad format: exit %d, %s", code, stderr)
+	}
+}
+
+// TestSynthSMTLIBRoundTrip loads the SMT-LIB export of the Fig. 1 ICs into
+// Z3 and checks each define-fun is equivalent to its constraint.
+func TestSynthSMTLIBRoundTrip(t *testing.T) {
+	t.Parallel()
+	smt, _, code := icgen("synth", "--format", "smtlib", "-o", "-", "-q", "../../testdata/fig1.blk")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	want := map[string]string{ // define-fun name -> the same constraint written by hand
+		"ic_p_q_1": "(<= z (- 1))",
+		"ic_q_r_1": "(= x z)",
+		"ic_q_r_2": "(<= z (- 2))",
+		"ic_q_r_3": "(>= z 0)",
+		"ic_p_r_1": "true",
+	}
+	for name, form := range want {
+		x, err := z3.NewContext()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := x.Parse(smt + "(assert (not (= " + name + " " + form + ")))")
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, smt)
+		}
+		s := x.NewSolver()
+		for _, a := range ts {
+			s.Assert(a)
+		}
+		if r := s.Check(time.Time{}); r.Status != z3.Unsat {
+			t.Errorf("%s is not equivalent to %s: %v", name, form, r.Status)
+		}
+		x.Close()
+	}
+}
+
+func TestSynthUnknownIsNotFailure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "nl.blk")
+	os.WriteFile(src, []byte(`global int x, y, z, w;
+proc a() { if (x*x*x + y*y*y == z*z*z && x > 1 && y > 1 && z > 1) { w = 0; } else { w = 1; } }
+proc b() { w = 0; }
+`), 0o644)
+	out, stderr, code := icgen("synth", "--format", "text", "-o", "-", "--timeout", "3s", "--check-timeout", "300ms", src)
+	if code != ExitOK || !strings.Contains(out, "I(a, b') = {}  [unknown]  reason: solver: timeout") || !strings.Contains(stderr, "1 unknown") {
+		t.Errorf("exit %d:\n%s%s", code, out, stderr)
+	}
+}
+
+func TestSmtCommand(t *testing.T) {
+	t.Parallel()
+	out, _, code := icgen("smt", "../../testdata/fib.blk", "res", "res")
+	if code != ExitOK || !strings.Contains(out, "(declare-const |v'| Int)") || !strings.Contains(out, "(define-fun F () Bool") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	x, _ := z3.NewContext()
+	defer x.Close()
+	if _, err := x.Parse(out); err != nil {
+		t.Errorf("the benchmark does not parse: %v", err)
+	}
+	_, stderr, code := icgen("smt", "../../testdata/fib.blk", "res", "nope")
+	if code != ExitBadInput || !strings.Contains(stderr, `has no block "nope" (blocks: fib, res)`) {
+		t.Errorf("unknown block: exit %d, %s", code, stderr)
+	}
+}

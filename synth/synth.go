@@ -1,0 +1,217 @@
+// Package synth drives IC synthesis for a whole program: for every
+// unordered pair of blocks (self pairs included) it builds F(a,b)
+// (package encode), covers it with proven constraints (package allsat) and
+// assembles the IC file (package ic).
+//
+// Pairs are solved by a pool of workers; each cover runs in a solver
+// context of its own, and results are stored by pair index, so the file is
+// byte-identical whatever the number of workers.
+package synth
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/icgen/icgen/allsat"
+	"github.com/icgen/icgen/encode"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/ts"
+)
+
+// Options configure a synthesis run.
+type Options struct {
+	Workers      int           // parallel workers (0: number of CPUs)
+	Timeout      time.Duration // budget per pair (0: none)
+	CheckTimeout time.Duration // budget per solver check (0: allsat's default)
+	Rlimit       uint64        // Z3 resource limit per solver check (0: none)
+	// Progress, when set, is called after each pair (from one goroutine at
+	// a time) with the number of pairs done and the total.
+	Progress func(done, total int)
+	_        struct{}
+}
+
+// Stats summarize a run.
+type Stats struct {
+	Pairs                                        int
+	Independent, Conditional, Dependent, Unknown int
+	Exact                                        int
+	Constraints                                  int
+	Checks                                       int
+	Elapsed                                      time.Duration
+	PairTimes                                    []time.Duration // by pair index
+}
+
+// Run synthesizes the IC file of a program. It stops early with ctx's error
+// when ctx is cancelled. An error means the tool failed (the solver could
+// not be used); problems of single pairs are recorded in the file as
+// unknown pairs with their reason.
+func Run(ctx context.Context, p *lang.Program, opts Options) (*ic.File, *Stats, error) {
+	start := time.Now()
+	f := ic.Skeleton(p)
+	type job struct{ i, a, b int }
+	var jobs []job
+	for i := range p.Blocks {
+		for j := i; j < len(p.Blocks); j++ {
+			jobs = append(jobs, job{len(jobs), i, j})
+		}
+	}
+	pairs := make([]ic.Pair, len(jobs))
+	fns := make([]map[string]*ts.Fn, len(jobs))
+	times := make([]time.Duration, len(jobs))
+	checks := make([]int, len(jobs))
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	if workers > len(jobs) {
+		workers = len(jobs)
+	}
+	work := make(chan job)
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			syms := ts.NewSymbols(p) // symbols are per worker: terms never cross goroutines
+			for jb := range work {
+				t0 := time.Now()
+				pr, used, n, err := safePair(p.Blocks[jb.a], p.Blocks[jb.b], syms, opts)
+				times[jb.i], checks[jb.i] = time.Since(t0), n
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				pairs[jb.i], fns[jb.i] = pr, used
+				done++
+				if opts.Progress != nil {
+					opts.Progress(done, len(jobs))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, jb := range jobs {
+		select {
+		case work <- jb:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if firstErr != nil {
+		return nil, nil, firstErr
+	}
+	f.Pairs = pairs
+	f.Functions = functions(fns)
+	st := &Stats{Pairs: len(pairs), Elapsed: time.Since(start), PairTimes: times}
+	for i, pr := range pairs {
+		switch pr.Status {
+		case ic.Independent:
+			st.Independent++
+		case ic.Conditional:
+			st.Conditional++
+		case ic.Dependent:
+			st.Dependent++
+		default:
+			st.Unknown++
+		}
+		if pr.Exact {
+			st.Exact++
+		}
+		st.Constraints += len(pr.Constraints)
+		st.Checks += checks[i]
+	}
+	return f, st, nil
+}
+
+// safePair is pair with a panic turned into an error naming the pair: a
+// bug in one pair must not take the process down without a word.
+func safePair(a, b *lang.Block, syms *ts.Symbols, opts Options) (pr ic.Pair, used map[string]*ts.Fn, n int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("pair (%s, %s): internal error: %v\n%s", a.ID, b.ID, r, debug.Stack())
+		}
+	}()
+	return pair(a, b, syms, opts)
+}
+
+// pair synthesizes the constraints of one pair.
+func pair(a, b *lang.Block, syms *ts.Symbols, opts Options) (ic.Pair, map[string]*ts.Fn, int, error) {
+	fm := encode.Pair(a, b, syms)
+	out := ic.Pair{A: a.ID, B: b.ID, Constraints: []ic.Constraint{}, Notes: fm.Inexact}
+	res, err := allsat.Cover(fm, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+	if err != nil {
+		return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+	}
+	out.Constraints = res.Constraints
+	switch {
+	case !res.Complete:
+		out.Status, out.Reason = ic.Unknown, res.Reason
+	case len(res.Constraints) == 1 && res.Constraints[0].Text == "true":
+		out.Status = ic.Independent
+	case len(res.Constraints) == 0:
+		out.Status = ic.Dependent
+	default:
+		out.Status = ic.Conditional
+	}
+	out.Exact = res.Complete && fm.Exact
+	if !fm.NoOverflow.IsTrue() && len(res.Constraints) > 0 {
+		if e, err := allsat.ToExpr(fm.NoOverflow); err == nil {
+			out.NoOverflow = e
+		} else {
+			// The guard cannot be written down: keep no constraint rather
+			// than one that may be wrong near the int64 limits.
+			out.Constraints, out.Status, out.Exact = []ic.Constraint{}, ic.Unknown, false
+			out.Reason = "overflow condition not expressible: " + err.Error()
+		}
+	}
+	used := map[string]*ts.Fn{}
+	for _, s := range []*ts.System{fm.AB, fm.BA} {
+		for _, t := range s.Transitions {
+			for k, fn := range t.Fns {
+				used[k] = fn
+			}
+		}
+	}
+	return out, used, res.Checks, nil
+}
+
+// functions lists the uninterpreted functions the pairs use, by name.
+func functions(fns []map[string]*ts.Fn) []ic.Function {
+	all := map[string]*ts.Fn{}
+	for _, m := range fns {
+		for k, f := range m {
+			all[k] = f
+		}
+	}
+	var out []ic.Function
+	for name, f := range all {
+		fn := ic.Function{Name: name, Proc: f.Owner, Line: f.Line, Ins: []string{}}
+		if f.Out != nil {
+			fn.Out = f.Out.Name
+		} else {
+			fn.Out = name[strings.LastIndex(name, ":")+1:]
+		}
+		for _, v := range f.Ins {
+			fn.Ins = append(fn.Ins, v.Name)
+		}
+		out = append(out, fn)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,86 @@
+package ts
+
+import (
+	"math/big"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// interval is a range of integer values; nil bounds are unbounded.
+type interval struct{ lo, hi *big.Int }
+
+var (
+	bigMin = big.NewInt(minInt)
+	bigMax = big.NewInt(maxInt)
+)
+
+// bounds over-approximates the values an integer term can take when every
+// input is an int64 (params, globals, locals and array elements are).
+func bounds(t *Term) interval {
+	switch t.Kind {
+	case KConst:
+		v := big.NewInt(t.Val)
+		return interval{v, v}
+	case KSym, KSelect:
+		return interval{bigMin, bigMax}
+	case KOp:
+		switch t.Op {
+		case lang.OpNeg:
+			x := bounds(t.Args[0])
+			return interval{neg(x.hi), neg(x.lo)}
+		case lang.OpAdd, lang.OpSub:
+			x, y := bounds(t.Args[0]), bounds(t.Args[1])
+			if t.Op == lang.OpSub {
+				y = interval{neg(y.hi), neg(y.lo)}
+			}
+			return interval{add(x.lo, y.lo), add(x.hi, y.hi)}
+		case lang.OpMul:
+			x, y := bounds(t.Args[0]), bounds(t.Args[1])
+			if x.lo == nil || x.hi == nil || y.lo == nil || y.hi == nil {
+				return interval{}
+			}
+			ps := []*big.Int{mul(x.lo, y.lo), mul(x.lo, y.hi), mul(x.hi, y.lo), mul(x.hi, y.hi)}
+			lo, hi := ps[0], ps[0]
+			for _, p := range ps[1:] {
+				if p.Cmp(lo) < 0 {
+					lo = p
+				}
+				if p.Cmp(hi) > 0 {
+					hi = p
+				}
+			}
+			return interval{lo, hi}
+		}
+	}
+	return interval{}
+}
+
+func neg(a *big.Int) *big.Int {
+	if a == nil {
+		return nil
+	}
+	return new(big.Int).Neg(a)
+}
+
+func add(a, b *big.Int) *big.Int {
+	if a == nil || b == nil {
+		return nil
+	}
+	return new(big.Int).Add(a, b)
+}
+
+func mul(a, b *big.Int) *big.Int { return new(big.Int).Mul(a, b) }
+
+// rangeGuards returns the conditions under which t fits in int64, leaving
+// out the bounds t cannot cross.
+func rangeGuards(t *Term) []*Term {
+	b := bounds(t)
+	var out []*Term
+	if b.lo == nil || b.lo.Cmp(bigMin) < 0 {
+		out = append(out, Binary(lang.OpLe, Int(minInt), t))
+	}
+	if b.hi == nil || b.hi.Cmp(bigMax) > 0 {
+		out = append(out, Binary(lang.OpLe, t, Int(maxInt)))
+	}
+	return out
+}
