@@ -34,6 +34,7 @@ demo: build
 test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./lang
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $${FUZZTIME:-5m} ./lang

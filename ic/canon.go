@@ -197,7 +197,14 @@ func canonAtom(e *Expr) *Expr {
 	for k := range l.coef {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	// Params go last, so bounds read count + 1 <= SIZE rather than SIZE >= count + 1.
+	sort.Slice(keys, func(i, j int) bool {
+		pi, pj := l.terms[keys[i]].Op == "param", l.terms[keys[j]].Op == "param"
+		if pi != pj {
+			return pj
+		}
+		return keys[i] < keys[j]
+	})
 	// Divide by the gcd of the coefficients, tightening the constant.
 	g := new(big.Int)
 	for _, k := range keys {

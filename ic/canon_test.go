@@ -15,6 +15,7 @@ func TestCanon(t *testing.T) {
 		{op(">=", z, Int(0)), "z >= 0"},
 		{op("!", op("<", z, Int(0))), "z >= 0"},
 		{op(">", g("nr"), Int(0)), "nr > 0"},
+		{op(">=", &Expr{Op: "param", Name: "SIZE"}, op("+", g("count"), Int(1))), "count + 1 <= SIZE"},
 		{op(">=", g("nr"), Int(1)), "nr > 0"},
 		{op("<", g("z"), Int(0)), "z <= -1"},
 		{op("==", v1, v), "v == v'"},

@@ -60,7 +60,11 @@ func parse(file string, src []byte) (*pFile, ErrorList) {
 			p = endPos(file, src)
 		}
 		p.File = file
-		errs = append(errs, errSyntax(p, syntaxMessage(pe.Message())))
+		if kw, ok := keywordAsName(pe.Message()); ok {
+			errs = append(errs, errKeyword(p, kw))
+		} else {
+			errs = append(errs, errSyntax(p, syntaxMessage(pe.Message())))
+		}
 		lo, hi := chunkAround(sr.starts, len(work), p.Offset)
 		if !blank(work, lo, hi) {
 			return nil, errs
@@ -68,6 +72,26 @@ func parse(file string, src []byte) (*pFile, ErrorList) {
 	}
 	return nil, errs
 }
+
+// keywordAsName recognizes a keyword found where a name was expected.
+func keywordAsName(m string) (string, bool) {
+	var kw string
+	if _, err := fmt.Sscanf(m, "unexpected token %q", &kw); err != nil {
+		return "", false
+	}
+	i := strings.Index(m, "(expected ")
+	if i < 0 {
+		return "", false
+	}
+	exp := m[i+len("(expected "):]
+	isKw := false
+	for _, k := range keywords {
+		isKw = isKw || k == kw
+	}
+	return kw, isKw && (strings.HasPrefix(exp, "<ident>") || strings.HasPrefix(exp, "PGlobalVar") || strings.HasPrefix(exp, "PLocalVar") || strings.HasPrefix(exp, "PFormal"))
+}
+
+var keywords = []string{"param", "global", "proc", "func", "init", "int", "bool", "if", "else", "while", "spawn", "assert", "yield", "await", "return", "true", "false"}
 
 // syntaxMessage rewrites participle's wording into ours.
 func syntaxMessage(m string) string {
@@ -657,7 +681,7 @@ func (c *checker) lvalue(e *pExpr) (LValue, string, bool) {
 			return LValue{}, "", false
 		}
 		if idx.Type() != Int && idx.Type() != badType {
-			c.report(errOperand(idx.Pos(), "[]", Int, idx.Type()))
+			c.report(errIndexType(idx.Pos(), idx.Type()))
 		}
 		return LValue{Var: v, Index: idx}, name + "[...]", true
 	}
@@ -766,7 +790,7 @@ func (c *checker) unary(u *pUnary, stmt bool) Expr {
 		op, want = OpNot, Bool
 	}
 	if x.Type() != want {
-		c.report(errOperand(p, u.Op, want, x.Type()))
+		c.report(errUnaryOperand(p, u.Op, want, x.Type()))
 		return &badExpr{At: p}
 	}
 	return &UnaryExpr{At: p, Op: op, X: x}
@@ -824,11 +848,11 @@ func (c *checker) primary(pr *pPrimary, stmt bool) Expr {
 			return &badExpr{At: p}
 		}
 		if v.Type != IntArray {
-			c.report(errNotKind(p, name, "a "+v.Type.String()+" variable", "an array"))
+			c.report(errNotKind(p, name, article(v.Type.String())+" variable", "an array"))
 			return &badExpr{At: p}
 		}
 		if idx.Type() != Int && idx.Type() != badType {
-			c.report(errOperand(idx.Pos(), "[]", Int, idx.Type()))
+			c.report(errIndexType(idx.Pos(), idx.Type()))
 		}
 		return &IndexExpr{At: p, Array: v, Index: idx}
 	}

@@ -144,6 +144,13 @@ func errNotKind(p Pos, name, is, want string) *Error {
 func errOperand(p Pos, op string, want, got Type) *Error {
 	return errAt(p, "operator %s needs %s operands, got %s", op, want, got)
 }
+func errUnaryOperand(p Pos, op string, want, got Type) *Error {
+	return errAt(p, "operator %s needs %s operand, got %s", op, article(want.String()), got)
+}
+func errIndexType(p Pos, got Type) *Error { return errAt(p, "array index must be int, got %s", got) }
+func errKeyword(p Pos, kw string) *Error {
+	return errAt(p, "syntax error: %s is a keyword and cannot be used as a name", kw)
+}
 func errMismatch(p Pos, op string, x, y Type) *Error {
 	return errAt(p, "operator %s applied to mismatched types %s and %s", op, x, y)
 }
@@ -167,7 +174,7 @@ func errReturnValue(p Pos, fn string) *Error {
 	return errAt(p, "%s returns no value, but return has one", fn)
 }
 func errReturnMissingValue(p Pos, fn string, t Type) *Error {
-	return errAt(p, "%s must return a %s value", fn, t)
+	return errAt(p, "%s must return %s value", fn, article(t.String()))
 }
 func errMissingReturn(p Pos, fn string) *Error {
 	return errAt(p, "missing return at end of func %s", fn)
@@ -208,6 +215,14 @@ func errArrayValue(p Pos, name string) *Error {
 }
 func errParamValue(p Pos, name string) *Error {
 	return errAt(p, "param %s must be an integer literal (optionally negative)", name)
+}
+
+// article prefixes a word with "a" or "an".
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + w
 }
 
 func plural(n int) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -111,6 +112,45 @@ func TestRunViolationAndRuntimeError(t *testing.T) {
 	out, _, code = icgen("run", dead)
 	if code != ExitOK || !strings.Contains(out, "1 process blocked (deadlock)") || !strings.Contains(out, "p#1") {
 		t.Errorf("deadlock: exit %d, out:\n%s", code, out)
+	}
+}
+
+// TestMalformedPrograms runs parse and run on every malformed program: each
+// must exit 2 with located diagnostics (file:line:col, a caret line), and
+// never a panic or stack trace.
+func TestMalformedPrograms(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("../../testdata/bad/*.blk")
+	if len(files) < 15 {
+		t.Fatalf("want at least 15 malformed programs in testdata/bad, have %d", len(files))
+	}
+	located := regexp.MustCompile(`(?m)^[^\s:]+\.blk:\d+:\d+: .+$`)
+	for _, f := range files {
+		for _, cmd := range []string{"parse", "run"} {
+			t.Run(filepath.Base(f)+"/"+cmd, func(t *testing.T) {
+				t.Parallel()
+				out, errOut, code := icgen(cmd, f)
+				if code != ExitBadInput {
+					t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+				}
+				if !located.MatchString(errOut) || !strings.Contains(errOut, "^") {
+					t.Errorf("no located diagnostic with a caret:\n%s", errOut)
+				}
+				if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "panic") {
+					t.Errorf("stack trace or panic:\n%s", errOut)
+				}
+			})
+		}
+		t.Run(filepath.Base(f)+"/json", func(t *testing.T) {
+			t.Parallel()
+			out, _, code := icgen("parse", "--json", f)
+			var d struct {
+				Errors []diagJSON `json:"errors"`
+			}
+			if err := json.Unmarshal([]byte(out), &d); err != nil || code != ExitBadInput || len(d.Errors) == 0 || d.Errors[0].Line == 0 {
+				t.Errorf("json diagnostics: exit %d, err %v, out:\n%s", code, err, out)
+			}
+		})
 	}
 }
 

@@ -9,8 +9,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// formatIR renders the lowered IR; set by the lang printer.
+var formatIR = lang.FormatIR
+
 func newParseCmd(e *env) *cobra.Command {
-	var asJSON bool
+	var ir, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "parse FILE",
 		Short: "Check a program and list its atomic blocks with their read and write sets",
@@ -19,6 +22,7 @@ file:line:col: message, with the source line and a caret, and exit 2.
 Otherwise list the atomic blocks: a block is the code a process runs from an
 interleaving point (proc entry, yield, await) to the next one or its end.`,
 		Example: `  icgen parse testdata/fig1.blk
+  icgen parse --ir testdata/prodcons.blk
   icgen parse --json testdata/fib.blk | jq '.blocks[].id'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -26,14 +30,18 @@ interleaving point (proc entry, yield, await) to the next one or its end.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				writeJSON(e.stdout, programJSON(l.prog))
-			} else {
+			switch {
+			case asJSON:
+				writeJSON(e.stdout, programJSON(l.prog, ir))
+			case ir:
+				fmt.Fprint(e.stdout, formatIR(l.prog))
+			default:
 				writeBlocks(e, l.prog)
 			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&ir, "ir", false, "print the lowered IR (control-flow graphs with interleaving points)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -118,7 +126,7 @@ func names[T, R any](xs []T, name func(T) R) []R {
 	return out
 }
 
-func programJSON(p *lang.Program) any {
+func programJSON(p *lang.Program, ir bool) any {
 	type paramJSON struct {
 		Name    string `json:"name"`
 		Default int64  `json:"default"`
@@ -135,6 +143,7 @@ func programJSON(p *lang.Program) any {
 		Globals []varJSON   `json:"globals"`
 		Procs   []procJSON  `json:"procs"`
 		Blocks  []blockJSON `json:"blocks"`
+		IR      string      `json:"ir,omitempty"`
 	}{File: p.File, Hash: p.Hash, Params: []paramJSON{}, Globals: []varJSON{}, Procs: []procJSON{}, Blocks: []blockJSON{}}
 	for _, pa := range p.Params {
 		out.Params = append(out.Params, paramJSON{pa.Name, pa.Default})
@@ -168,6 +177,9 @@ func programJSON(p *lang.Program) any {
 			Calls:  names(b.Calls, func(f *lang.Func) string { return f.Name }),
 			Loops:  len(b.Loops),
 		})
+	}
+	if ir {
+		out.IR = formatIR(p)
 	}
 	return out
 }

@@ -99,6 +99,7 @@ Programs are written in a small language (.blk files): see docs/language.md.
 Exit codes: 0 fine, 1 violations or runtime errors found, 2 bad input or usage,
 3 internal failure.`,
 		Example: `  icgen parse testdata/fig1.blk          # blocks and their read/write sets
+  icgen parse --ir testdata/fig1.blk     # the lowered IR
   icgen run testdata/fig1.blk            # one interleaving
   icgen run -D N=8 --schedule random --seed 3 testdata/fib.blk`,
 		Version:       versionString(),
