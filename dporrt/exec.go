@@ -201,6 +201,9 @@ func entry(nodes []*lang.Node) int {
 // end, or a return (value returned). It stops early on a runtime error.
 func (s *State) run(nodes []*lang.Node, id int, fr *frame) (*lang.Point, int64) {
 	for id != lang.End {
+		if id+1 == s.stopAt { // running one loop on its own: stop at its exit
+			return nil, 0
+		}
 		n := nodes[id]
 		s.steps++
 		if s.steps > s.m.MaxSteps {

@@ -2,6 +2,7 @@ package dporrt
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
@@ -13,6 +14,7 @@ import (
 type ICEnv struct {
 	S             *State
 	First, Second *Process
+	Funcs         map[string]ic.Function // the IC file's functions, by name
 }
 
 var _ ic.Env = ICEnv{}
@@ -61,10 +63,109 @@ func (e ICEnv) Param(name string) (int64, bool) {
 	return e.S.m.Params[p.Index], true
 }
 
-// Apply is not supported yet for the uninterpreted functions that stand for
-// in-block loops: a constraint that mentions one is treated as not holding.
-func (e ICEnv) Apply(fn string, _ []*ic.Expr) (int64, error) {
-	return 0, fmt.Errorf("evaluating %s: loop functions are not evaluated yet", fn)
+// Apply evaluates a function of the IC file that stands for an in-block
+// loop (ic.Function): it binds the loop's inputs to the argument values in a
+// copy of the state, runs the loop alone, and returns the output variable's
+// final value, or for "ok" whether the loop ran without runtime error or
+// violation, for "noovf" whether it ran without overflow. Loops that spawn,
+// output arrays, or take arrays other than the current globals are not
+// evaluated (an error: the constraint then does not hold).
+func (e ICEnv) Apply(name string, args []*ic.Expr) (int64, error) {
+	f, ok := e.Funcs[name]
+	if !ok {
+		return 0, fmt.Errorf("unknown function %s", name)
+	}
+	prog := e.S.m.Prog
+	var nodes []*lang.Node
+	var locals []*lang.Var
+	if pr := prog.Proc(f.Proc); pr != nil {
+		nodes, locals = pr.Nodes, pr.Locals
+	} else {
+		for _, fu := range prog.Funcs {
+			if fu.Name == f.Proc {
+				nodes, locals = fu.Nodes, fu.Locals
+			}
+		}
+	}
+	var header *lang.Node
+	for _, n := range nodes {
+		if n.Loop != nil && !n.Loop.Points && n.Pos.Line == f.Line {
+			header = n
+			break
+		}
+	}
+	if header == nil || len(args) != len(f.Ins) {
+		return 0, fmt.Errorf("%s: no loop of %s at line %d with %d inputs", name, f.Proc, f.Line, len(args))
+	}
+	st := e.S.Clone()
+	st.logging = false
+	fr := &frame{locals: make([]int64, len(locals)), pi: -1}
+	find := func(n string) (*lang.Var, error) {
+		var found *lang.Var
+		for _, v := range locals {
+			if v.Name == n {
+				if found != nil {
+					return nil, fmt.Errorf("%s: local %s is ambiguous", name, n)
+				}
+				found = v
+			}
+		}
+		if found == nil {
+			found = prog.Global(n)
+		}
+		if found == nil {
+			return nil, fmt.Errorf("%s: unknown variable %s", name, n)
+		}
+		return found, nil
+	}
+	for i, in := range f.Ins {
+		v, err := find(in)
+		if err != nil {
+			return 0, err
+		}
+		if v.Type == lang.IntArray {
+			if a := args[i]; a.Op != "global" || a.Name != v.Name {
+				return 0, fmt.Errorf("%s: array argument %s is not the global %s", name, a, v.Name)
+			}
+			continue // the copy holds the current elements
+		}
+		x, err := args[i].Eval(e)
+		if err != nil {
+			return 0, err
+		}
+		if v.Kind == lang.Local {
+			fr.locals[v.Index] = x
+		} else {
+			st.Store[st.m.offset[v.Index]] = x
+		}
+	}
+	if f.Out == "spawns" {
+		return 0, fmt.Errorf("%s: spawn functions are not evaluated", name)
+	}
+	st.cur, st.curBlock, st.steps = nil, "loop", 0
+	st.stopAt = header.Loop.Exit + 1
+	viol := len(st.Violations)
+	st.run(nodes, header.ID, fr)
+	rerr := st.err
+	switch f.Out {
+	case "ok":
+		return b2i(rerr == nil && len(st.Violations) == viol), nil
+	case "noovf":
+		return b2i(rerr == nil || !strings.Contains(rerr.Msg, "overflow")), nil
+	}
+	if rerr != nil {
+		return 0, fmt.Errorf("%s: %s", name, rerr.Msg)
+	}
+	v, err := find(f.Out)
+	switch {
+	case err != nil:
+		return 0, err
+	case v.Type == lang.IntArray:
+		return 0, fmt.Errorf("%s: array results are not evaluated", name)
+	case v.Kind == lang.Local:
+		return fr.locals[v.Index], nil
+	}
+	return st.Store[st.m.offset[v.Index]], nil
 }
 
 // PairState builds a state for checking a pair of blocks: the machine's

@@ -104,6 +104,7 @@ type State struct {
 	logging bool
 	err     *RuntimeError
 	steps   int
+	stopAt  int // node id + 1 where run stops (0: none); see ICEnv.Apply
 
 	// dynamic read/write tracking of the running event
 	track      bool

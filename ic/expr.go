@@ -159,15 +159,24 @@ func (e *Expr) eval(env Env) (*big.Int, error) {
 		}
 		return big.NewInt(v), nil
 	case "&&", "||":
+		// A false conjunct (a true disjunct) decides, even where another
+		// argument cannot be evaluated: a[i] == 0 && i >= 0 is false at i = -1.
 		want := e.Op == "||"
+		var firstErr error
 		for _, a := range e.Args {
 			v, err := a.eval(env)
 			if err != nil {
-				return nil, err
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
 			}
 			if (v.Sign() != 0) == want {
 				return b2big(want), nil
 			}
+		}
+		if firstErr != nil {
+			return nil, firstErr
 		}
 		return b2big(!want), nil
 	case "ite":

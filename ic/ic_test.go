@@ -119,7 +119,9 @@ func TestEval(t *testing.T) {
 		{op("&&", op(">", g("N"), Int(3)), op("!", op("==", g("z"), Int(0)))), "N > 3 && !(z == 0)", 1, false},
 		{op("-", op("-", g("z"), Int(1)), Int(1)), "z - 1 - 1", 0, false},
 		{op("-", g("z"), op("-", Int(1), Int(1))), "z - (1 - 1)", 2, false},
-		{op("||", op("<", g("q"), Int(0)), op("true")), "q < 0 || true", 0, true}, // unknown name
+		{op("||", op("<", g("q"), Int(0)), op("true")), "q < 0 || true", 1, false}, // decided despite the unknown name
+		{op("&&", op("<", g("q"), Int(0)), op("true")), "q < 0 && true", 0, true},  // not decided: error
+		{op("&&", op("==", &Expr{Op: "select", Name: "a", Args: []*Expr{Int(-1)}}, Int(0)), op("false")), "a[-1] == 0 && false", 0, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.text, func(t *testing.T) {

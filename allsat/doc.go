@@ -1,0 +1,34 @@
+// Package allsat covers F(a,b) (package encode) with proven constraints:
+// the last stage of synthesis (CDPOR Sec. 4.1: "a compact representation of
+// all models over the atoms").
+//
+// [Cover] enumerates prime implicants over F's atoms with Z3: a model of F
+// and the blocking clauses so far gives a cube of atom literals; the cube is
+// shrunk with the unsat core of cube & !F and by dropping literals while
+// cube & !F stays unsat; the implicant is put in canonical form
+// ([ic.Canon], proven again, else the raw implicant is kept), emitted and
+// blocked, until F has no model left.
+//
+// # Contracts
+//
+//   - Every emitted constraint C is proven: C & !F is unsat. Unknown is
+//     never taken for unsat: a cube the solver cannot decide leaves its
+//     region without a constraint, and the cover is then incomplete.
+//   - A cover is Complete only when the enumeration finished: then the
+//     disjunction of its constraints is equivalent to F.
+//   - Each Cover uses a solver context of its own, so its result depends on
+//     F only: synthesis output does not depend on the worker count.
+//   - Budgets: Options.Timeout per pair, CheckTimeout per solver check
+//     (non-linear arithmetic), Rlimit (deterministic, but not charged by
+//     every Z3 procedure), MaxConstraints.
+//
+// # Limits
+//
+// Blocking clauses accumulate in one solver per pair; pairs are small, and
+// MaxConstraints bounds them, so no splitting or restarts are done.
+// [ToExpr] cannot express array stores: constraints that would need them
+// are not emitted.
+//
+// This package and package synth are the only users of the solver binding
+// (internal/z3).
+package allsat
