@@ -67,14 +67,7 @@ func (d Decls) Declarations() string {
 	for _, f := range d.Fns {
 		doms := make([]string, len(f.Ins))
 		for i, v := range f.Ins {
-			switch v.Type {
-			case lang.Bool:
-				doms[i] = "Bool"
-			case lang.IntArray:
-				doms[i] = "(Array Int Int)"
-			default:
-				doms[i] = "Int"
-			}
+			doms[i] = sortName(ts.SortOf(v.Type))
 		}
 		fmt.Fprintf(&b, "(declare-fun %s (%s) %s)\n", Symbol(f.Name), strings.Join(doms, " "), sortName(f.Sort))
 	}

@@ -1,36 +1,14 @@
 package lang
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
+	"github.com/icgen/icgen/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with the file at path, or rewrites it with -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./lang -update)", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, d)
-	}
-}
 
 // TestProgramsIR lowers every example program and compares the IR with its
 // golden file in testdata/ir.
@@ -50,7 +28,7 @@ func TestProgramsIR(t *testing.T) {
 				t.Fatal(errs.Format(src))
 			}
 			sanity(t, p)
-			golden(t, filepath.Join("testdata", "ir", strings.TrimSuffix(filepath.Base(file), ".blk")+".ir"), FormatIR(p))
+			golden.File(t, filepath.Join("testdata", "ir", strings.TrimSuffix(filepath.Base(file), ".blk")+".ir"), FormatIR(p))
 		})
 	}
 }
@@ -61,41 +39,14 @@ func TestLoweringCases(t *testing.T) {
 	files, _ := filepath.Glob("testdata/ir/*.txtar")
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var src []byte
-			irIdx := -1
-			for i, f := range ar.Files {
-				switch f.Name {
-				case "input.blk":
-					src = f.Data
-				case "ir":
-					irIdx = i
-				}
-			}
+			ar := golden.Open(t, file)
+			src := ar.Get("input.blk")
 			p, errs := Compile("input.blk", src)
 			if errs != nil {
 				t.Fatal(errs.Format(src))
 			}
 			sanity(t, p)
-			got := FormatIR(p)
-			if *update {
-				if irIdx < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "ir"})
-					irIdx = len(ar.Files) - 1
-				}
-				ar.Files[irIdx].Data = []byte(got)
-				os.WriteFile(file, txtar.Format(ar), 0o644)
-				return
-			}
-			if irIdx < 0 {
-				t.Fatal("no -- ir -- section (run with -update)")
-			}
-			if d := cmp.Diff(string(ar.Files[irIdx].Data), got); d != "" {
-				t.Errorf("IR differs (-want +got):\n%s", d)
-			}
+			ar.Check(t, "ir", FormatIR(p))
 		})
 	}
 }
@@ -133,7 +84,7 @@ func TestDiagnostics(t *testing.T) {
 			if strings.Count(out, "^\n") != len(errs) {
 				t.Errorf("%d errors but %d carets:\n%s", len(errs), strings.Count(out, "^\n"), out)
 			}
-			golden(t, strings.TrimSuffix(file, ".blk")+".errors", out)
+			golden.File(t, strings.TrimSuffix(file, ".blk")+".errors", out)
 		})
 	}
 }

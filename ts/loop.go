@@ -78,14 +78,7 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 		if declared[v] {
 			continue
 		}
-		sort := SortInt
-		switch v.Type {
-		case lang.Bool:
-			sort = SortBool
-		case lang.IntArray:
-			sort = SortArray
-		}
-		results[v] = mk(base+":"+v.Name, FnLoopVar, v, sort)
+		results[v] = mk(base+":"+v.Name, FnLoopVar, v, SortOf(v.Type))
 	}
 	for v, t := range results {
 		if v.Kind == lang.Local && fr != nil {

@@ -95,14 +95,7 @@ func (s *Symbols) Global(g *lang.Var) *Sym {
 	if sym, ok := s.byKey[key]; ok {
 		return sym
 	}
-	sort := SortInt
-	switch g.Type {
-	case lang.Bool:
-		sort = SortBool
-	case lang.IntArray:
-		sort = SortArray
-	}
-	sym := &Sym{Name: g.Name, Sort: sort, Kind: SymGlobal, Var: g}
+	sym := &Sym{Name: g.Name, Sort: SortOf(g.Type), Kind: SymGlobal, Var: g}
 	s.byKey[key] = sym
 	return sym
 }
@@ -114,11 +107,7 @@ func (s *Symbols) Local(v *lang.Var, e int) *Sym {
 		return sym
 	}
 	name := v.Name + s.slotSuffix(v) + strings.Repeat("'", e)
-	sort := SortInt
-	if v.Type == lang.Bool {
-		sort = SortBool
-	}
-	sym := &Sym{Name: name, Sort: sort, Kind: SymLocal, Event: e, Var: v}
+	sym := &Sym{Name: name, Sort: SortOf(v.Type), Kind: SymLocal, Event: e, Var: v}
 	s.byKey[key] = sym
 	return sym
 }
@@ -146,6 +135,17 @@ func (s *Symbols) Param(p *lang.Param) *Sym {
 	sym := &Sym{Name: p.Name, Sort: SortInt, Kind: SymParam, Param: p}
 	s.params[p] = sym
 	return sym
+}
+
+// SortOf is the sort of values of a language type.
+func SortOf(t lang.Type) Sort {
+	switch t {
+	case lang.Bool:
+		return SortBool
+	case lang.IntArray:
+		return SortArray
+	}
+	return SortInt
 }
 
 func sortAssigns(as []Assign) {

@@ -261,17 +261,11 @@ func fold(op lang.Op, x, y int64) (int64, bool) {
 	}
 	switch op {
 	case lang.OpAdd:
-		r := x + y
-		return r, (r > x) == (y > 0)
+		return lang.Add(x, y)
 	case lang.OpSub:
-		r := x - y
-		return r, (r < x) == (y > 0)
+		return lang.Sub(x, y)
 	case lang.OpMul:
-		if x == 0 || y == 0 {
-			return 0, true
-		}
-		r := x * y
-		return r, r/y == x && !(x == -1 && y == minInt) && !(y == -1 && x == minInt)
+		return lang.Mul(x, y)
 	case lang.OpLt:
 		return b(x < y)
 	case lang.OpLe:
@@ -356,8 +350,10 @@ func negKey(t *Term) string {
 
 // Div is truncated division x / y (the language's semantics).
 func Div(x, y *Term) *Term {
-	if x.Kind == KConst && y.Kind == KConst && y.Val != 0 && !(x.Val == minInt && y.Val == -1) {
-		return Int(x.Val / y.Val)
+	if x.Kind == KConst && y.Kind == KConst && y.Val != 0 {
+		if q, ok := lang.Div(x.Val, y.Val); ok {
+			return Int(q)
+		}
 	}
 	if isOne(y) {
 		return x
@@ -368,10 +364,7 @@ func Div(x, y *Term) *Term {
 // Mod is the truncated remainder x % y (sign of x).
 func Mod(x, y *Term) *Term {
 	if x.Kind == KConst && y.Kind == KConst && y.Val != 0 {
-		if y.Val == -1 {
-			return Int(0)
-		}
-		return Int(x.Val % y.Val)
+		return Int(lang.Mod(x.Val, y.Val))
 	}
 	return &Term{Kind: KMod, Sort: SortInt, Args: []*Term{x, y}, key: paren(x) + " % " + paren(y)}
 }

@@ -1,19 +1,14 @@
 package ts
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/icgen/icgen/internal/golden"
 	"github.com/icgen/icgen/lang"
-	"golang.org/x/tools/txtar"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // systems renders the system of every block and both compositions of every
 // pair, the golden format of ts/testdata/*.txtar.
@@ -43,42 +38,13 @@ func TestGolden(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var src []byte
-			wantIdx := -1
-			for i, f := range ar.Files {
-				switch f.Name {
-				case "input.blk":
-					src = f.Data
-				case "ts":
-					wantIdx = i
-				}
-			}
+			ar := golden.Open(t, file)
+			src := ar.Get("input.blk")
 			p, errs := lang.Compile("input.blk", src)
 			if errs != nil {
 				t.Fatal(errs.Format(src))
 			}
-			got := systems(p)
-			if *update {
-				if wantIdx < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "ts"})
-					wantIdx = len(ar.Files) - 1
-				}
-				ar.Files[wantIdx].Data = []byte(got)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantIdx < 0 {
-				t.Fatal("no -- ts -- section (run with -update)")
-			}
-			if d := cmp.Diff(string(ar.Files[wantIdx].Data), got); d != "" {
-				t.Errorf("systems differ (-want +got):\n%s", d)
-			}
+			ar.Check(t, "ts", systems(p))
 		})
 	}
 }
