@@ -1,0 +1,460 @@
+package dporrt
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// Algorithm names an exploration algorithm.
+type Algorithm string
+
+// The algorithms behind Explore.
+const (
+	DFS   Algorithm = "dfs"   // every interleaving: the oracle
+	SDPOR Algorithm = "sdpor" // Source-DPOR with source sets and sleep sets
+)
+
+// Algorithms lists the algorithms Explore knows, in a stable order.
+var Algorithms = []Algorithm{DFS, SDPOR}
+
+// DepMode chooses how dependency between events is decided.
+type DepMode int
+
+// Dynamic uses the locations events really read and wrote (array elements
+// apart); Static uses the blocks' syntactic sets, as the papers' tools do.
+const (
+	Dynamic DepMode = iota
+	Static
+)
+
+// Options configure an exploration.
+type Options struct {
+	Algo            Algorithm
+	Dep             DepMode
+	MaxTraces       int           // stop after this many complete traces (0: no bound)
+	MaxStates       int           // stop after this many events (0: no bound)
+	Timeout         time.Duration // stop after this long (0: no bound)
+	StopOnViolation bool          // stop at the first violation or runtime error
+	// Progress, when set, is called every so many events with the counts so far.
+	Progress func(Stats)
+	_        struct{}
+}
+
+// Stats are the counts of an exploration.
+type Stats struct {
+	Traces  int // complete traces (no process enabled, or a runtime error)
+	Blocked int // sleep-set-blocked traces
+	States  int // events executed (the papers' S, root excluded)
+	Elapsed time.Duration
+}
+
+// Finding is a violation or runtime error with a schedule that reaches it.
+type Finding struct {
+	Violation *Violation
+	Error     *RuntimeError
+	Schedule  Schedule
+}
+
+// Result is the outcome of an exploration.
+type Result struct {
+	Stats
+	Finals   []*State  // distinct final states modulo process naming, in discovery order
+	Findings []Finding // distinct violations and runtime errors (by site), first schedule found
+	Cut      bool      // a bound stopped the exploration: it is not exhaustive
+	CutBy    string
+}
+
+// event is one executed event of the current sequence.
+type event struct {
+	proc   int // index in State.Procs
+	pid    string
+	block  *lang.Block
+	reads  []Loc
+	writes []Loc
+	spawn  []int
+	mark   int
+	clock  []int // vector clock: per process index, the number of its events that happen-before (or are) this one
+	seq    int   // position of this event among its process's events (1-based)
+	err    *RuntimeError
+	parent int // index in State.Procs of the creator of proc (-1: init)
+}
+
+// level is what the explorer keeps for one prefix E (depth = len(E)).
+type level struct {
+	enabled map[string]bool   // processes enabled at E
+	back    []string          // processes to explore from E (source set)
+	done    map[string]bool   // explored from E
+	sleep   map[string]*event // processes asleep at E, with the event they would run
+}
+
+type explorer struct {
+	m       *Machine
+	opts    Options
+	st      *State
+	seq     []*event
+	levels  []*level
+	res     *Result
+	finals  map[uint64][]*State
+	sites   map[string]bool
+	start   time.Time
+	stopped bool
+	scratch Event
+}
+
+// Explore explores the program's interleavings from its initial state with
+// the chosen algorithm. Every algorithm reaches the same final states and
+// violations as DFS; they differ in how many traces they execute.
+func Explore(m *Machine, opts Options) (*Result, error) {
+	if opts.Algo == "" {
+		opts.Algo = SDPOR
+	}
+	if !slices.Contains(Algorithms, opts.Algo) {
+		return nil, fmt.Errorf("unknown algorithm %q", opts.Algo)
+	}
+	st, rerr := m.Initial()
+	x := &explorer{m: m, opts: opts, st: st, res: &Result{}, finals: map[uint64][]*State{}, sites: map[string]bool{}, start: time.Now()}
+	if rerr != nil {
+		x.finding(Finding{Error: rerr})
+		x.final()
+		return x.res, nil
+	}
+	x.levels = []*level{x.newLevel(nil)}
+	x.explore(0)
+	x.res.Elapsed = time.Since(x.start)
+	return x.res, nil
+}
+
+func (x *explorer) newLevel(sleep map[string]*event) *level {
+	f := &level{enabled: map[string]bool{}, done: map[string]bool{}, sleep: sleep}
+	if f.sleep == nil {
+		f.sleep = map[string]*event{}
+	}
+	for _, i := range x.st.EnabledProcs(nil) {
+		f.enabled[x.st.Procs[i].ID.String()] = true
+	}
+	return f
+}
+
+func (x *explorer) bounded() bool {
+	if x.stopped {
+		return true
+	}
+	o := x.opts
+	switch {
+	case o.MaxTraces > 0 && x.res.Traces >= o.MaxTraces:
+		x.cut("max traces")
+	case o.MaxStates > 0 && x.res.States >= o.MaxStates:
+		x.cut("max states")
+	case o.Timeout > 0 && x.res.States%256 == 0 && time.Since(x.start) > o.Timeout:
+		x.cut("timeout")
+	}
+	return x.stopped
+}
+
+func (x *explorer) cut(why string) {
+	x.stopped, x.res.Cut, x.res.CutBy = true, true, why
+}
+
+// procIndex finds a process by id in the current state.
+func (x *explorer) procIndex(pid string) int {
+	for i, p := range x.st.Procs {
+		if p.ID.String() == pid {
+			return i
+		}
+	}
+	return -1
+}
+
+func (x *explorer) explore(depth int) {
+	f := x.levels[depth]
+	var enabled []string
+	for pid := range f.enabled {
+		enabled = append(enabled, pid)
+	}
+	if len(enabled) == 0 {
+		x.res.Traces++
+		x.final()
+		return
+	}
+	sort.Slice(enabled, func(i, j int) bool { return pidLess(enabled[i], enabled[j]) })
+	awake := slices.DeleteFunc(slices.Clone(enabled), func(p string) bool { return f.sleep[p] != nil })
+	if len(awake) == 0 {
+		x.res.Blocked++
+		return
+	}
+	if x.opts.Algo == DFS {
+		f.back = awake
+	} else {
+		f.back = []string{awake[0]}
+	}
+	for {
+		pid := ""
+		for _, p := range f.back {
+			if !f.done[p] && f.sleep[p] == nil {
+				pid = p
+				break
+			}
+		}
+		if pid == "" || x.bounded() {
+			return
+		}
+		ev := x.step(pid)
+		f.done[pid] = true
+		if ev.err != nil {
+			x.res.Traces++
+			x.finding(Finding{Error: ev.err, Schedule: x.schedule()})
+			x.final()
+		} else {
+			if x.opts.Algo != DFS {
+				x.races(len(x.seq) - 1)
+			}
+			next := map[string]*event{}
+			for q, qe := range f.sleep {
+				if !x.dependent(ev, qe) {
+					next[q] = qe
+				}
+			}
+			x.levels = append(x.levels, x.newLevel(next))
+			x.explore(depth + 1)
+			x.levels = x.levels[:depth+1]
+		}
+		x.st.Undo(ev.mark)
+		x.seq = x.seq[:len(x.seq)-1]
+		if x.opts.Algo != DFS {
+			f.sleep[pid] = ev
+		}
+		if x.stopped {
+			return
+		}
+	}
+}
+
+// step executes the next block of process pid and appends the event.
+func (x *explorer) step(pid string) *event {
+	i := x.procIndex(pid)
+	mark := x.st.Mark()
+	viol := len(x.st.Violations)
+	x.st.StepInto(i, &x.scratch)
+	e := &x.scratch
+	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, parent: -1}
+	if x.opts.Dep == Static {
+		ev.reads, ev.writes = x.staticSets(e.Block)
+	} else {
+		ev.reads, ev.writes = slices.Clone(e.Reads), slices.Clone(e.Writes)
+	}
+	ev.spawn = slices.Clone(e.Spawned)
+	x.clock(ev)
+	x.seq = append(x.seq, ev)
+	x.res.States++
+	if x.opts.Progress != nil && x.res.States%100000 == 0 {
+		x.res.Elapsed = time.Since(x.start)
+		x.opts.Progress(x.res.Stats)
+	}
+	for _, v := range x.st.Violations[viol:] {
+		v := v
+		x.finding(Finding{Violation: &v, Schedule: x.schedule()})
+	}
+	return ev
+}
+
+// staticSets returns the locations of the globals a block may read and write.
+func (x *explorer) staticSets(b *lang.Block) (reads, writes []Loc) {
+	locs := func(vs []*lang.Var) []Loc {
+		var out []Loc
+		for _, v := range vs {
+			if v.Kind != lang.Global {
+				continue
+			}
+			first, n := x.m.GlobalLocs(v)
+			for k := 0; k < n; k++ {
+				out = append(out, first+Loc(k))
+			}
+		}
+		return out
+	}
+	return locs(b.Reads), locs(b.Writes)
+}
+
+func (x *explorer) schedule() Schedule {
+	s := make(Schedule, len(x.seq))
+	for i, ev := range x.seq {
+		p := x.st.Procs[ev.proc]
+		s[i] = Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
+	}
+	return s
+}
+
+func (x *explorer) finding(f Finding) {
+	var key string
+	switch {
+	case f.Violation != nil:
+		key = "v" + f.Violation.Pos.String()
+	case f.Error != nil:
+		key = "e" + f.Error.Pos.String() + f.Error.Msg
+	}
+	if x.sites[key] {
+		return
+	}
+	x.sites[key] = true
+	x.res.Findings = append(x.res.Findings, f)
+	if x.opts.StopOnViolation {
+		x.cut("violation")
+	}
+}
+
+// final records the current state as a final state if it is new.
+func (x *explorer) final() {
+	h := x.st.Hash()
+	for _, s := range x.finals[h] {
+		if s.Equal(x.st) {
+			return
+		}
+	}
+	c := x.st.Clone()
+	x.finals[h] = append(x.finals[h], c)
+	x.res.Finals = append(x.res.Finals, c)
+}
+
+// dependent reports whether two events conflict: same process, one creates
+// the other's process, or one writes a location the other reads or writes.
+func (x *explorer) dependent(a, b *event) bool {
+	if a.pid == b.pid {
+		return true
+	}
+	if slices.Contains(a.spawn, b.proc) || slices.Contains(b.spawn, a.proc) {
+		return true
+	}
+	return intersect(a.writes, b.writes) || intersect(a.writes, b.reads) || intersect(a.reads, b.writes)
+}
+
+// intersect reports whether two sorted location lists share an element.
+func intersect(a, b []Loc) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			return true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
+}
+
+// clock computes the vector clock of a new event from its direct
+// predecessors: the previous event of its process, the event that created
+// its process, and every earlier dependent event.
+func (x *explorer) clock(ev *event) {
+	n := len(x.st.Procs)
+	c := make([]int, n)
+	for _, e := range x.seq {
+		if e.proc == ev.proc || slices.Contains(e.spawn, ev.proc) || x.dependent(e, ev) {
+			for k, v := range e.clock {
+				if v > c[k] {
+					c[k] = v
+				}
+			}
+		}
+	}
+	c[ev.proc]++
+	ev.seq = c[ev.proc]
+	ev.clock = c
+}
+
+// hb reports whether a happens-before b (a earlier in the sequence).
+func hb(a, b *event) bool { return a.proc < len(b.clock) && b.clock[a.proc] >= a.seq }
+
+// races finds the reversible races of the event at position k with earlier
+// events and updates the source sets (the black code of Alg. 1).
+func (x *explorer) races(k int) {
+	n := x.seq[k]
+	for i := k - 1; i >= 0; i-- {
+		e := x.seq[i]
+		if e.proc == n.proc || !x.dependent(e, n) || slices.Contains(e.spawn, n.proc) {
+			continue
+		}
+		// e and n race when no event between them is after e and before n.
+		immediate := true
+		for j := i + 1; j < k; j++ {
+			if hb(e, x.seq[j]) && hb(x.seq[j], n) {
+				immediate = false
+				break
+			}
+		}
+		if !immediate {
+			continue
+		}
+		x.updateBack(i, k)
+	}
+}
+
+// updateBack adds to back(pre(E, e)) a process that starts v =
+// notdep(e, E).n, unless one is there already: the initials of v are the
+// processes whose first event in v has no predecessor in v.
+func (x *explorer) updateBack(i, k int) {
+	e := x.seq[i]
+	var v []*event
+	for j := i + 1; j < k; j++ {
+		if !hb(e, x.seq[j]) {
+			v = append(v, x.seq[j])
+		}
+	}
+	v = append(v, x.seq[k])
+	var initials []string
+	seen := map[string]bool{}
+	for a, ev := range v {
+		if seen[ev.pid] {
+			continue
+		}
+		seen[ev.pid] = true
+		first := true
+		for _, w := range v[:a] {
+			if hb(w, ev) {
+				first = false
+				break
+			}
+		}
+		if first {
+			initials = append(initials, ev.pid)
+		}
+	}
+	f := x.levels[i]
+	for _, q := range initials {
+		if slices.Contains(f.back, q) {
+			return
+		}
+	}
+	// Only a process enabled at pre(E, e) can start the reversed order.
+	sort.Slice(initials, func(a, b int) bool { return pidLess(initials[a], initials[b]) })
+	for _, q := range initials {
+		if f.enabled[q] {
+			f.back = append(f.back, q)
+			return
+		}
+	}
+}
+
+// pidLess orders process ids numerically, component by component.
+func pidLess(a, b string) bool {
+	return parsePID(a).Compare(parsePID(b)) < 0
+}
+
+func parsePID(s string) PID {
+	var p PID
+	n := int32(0)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			p = append(p, n)
+			n = 0
+			continue
+		}
+		n = n*10 + int32(s[i]-'0')
+	}
+	return append(p, n)
+}

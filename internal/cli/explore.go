@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/spf13/cobra"
+)
+
+func newExploreCmd(e *env) *cobra.Command {
+	var (
+		defs      []string
+		algo      string
+		dep       string
+		maxTraces int
+		maxStates int
+		timeout   time.Duration
+		stop      bool
+		asJSON    bool
+	)
+	names := make([]string, len(dporrt.Algorithms))
+	for i, a := range dporrt.Algorithms {
+		names[i] = string(a)
+	}
+	cmd := &cobra.Command{
+		Use:   "explore FILE",
+		Short: "Explore the interleavings of a program with a DPOR algorithm",
+		Long: `Explore the interleavings of a program from its initial state and report the
+complete traces, the sleep-set-blocked traces, the states (events executed),
+the distinct final states (modulo process naming) and every violation or
+runtime error with a schedule that reaches it (replay it with icgen run
+--replay).
+
+Algorithms: dfs explores every interleaving (the oracle); sdpor is
+Source-DPOR with source sets and sleep sets. --dep static decides dependency
+by the blocks' syntactic read/write sets, as the papers' tools do; the
+default, dynamic, by the locations events really touched.
+
+Exit code 1 when a violation or runtime error was found.`,
+		Example: `  icgen explore testdata/fig1.blk
+  icgen explore --algo dfs -D z=-1 testdata/fig1.blk
+  icgen explore --dep static --max-states 100000 testdata/fib.blk
+  icgen explore --json testdata/prodcons.blk`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := dporrt.Options{Algo: dporrt.Algorithm(algo), MaxTraces: maxTraces, MaxStates: maxStates, Timeout: timeout, StopOnViolation: stop}
+			switch dep {
+			case "dynamic":
+			case "static":
+				opts.Dep = dporrt.Static
+			default:
+				return badInput("--dep %q: want dynamic or static", dep)
+			}
+			if !strings.Contains(","+strings.Join(names, ",")+",", ","+algo+",") {
+				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
+			}
+			l, err := e.load(args[0], asJSON)
+			if err != nil {
+				return err
+			}
+			m, err := l.machine(defs)
+			if err != nil {
+				return err
+			}
+			if isTerminal(e.stderr) && !asJSON {
+				opts.Progress = func(s dporrt.Stats) {
+					fmt.Fprintf(e.stderr, "\rexploring: %d traces, %d states, %.0f states/s, %s", s.Traces, s.States,
+						float64(s.States)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
+				}
+			}
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			res, err := dporrt.Explore(m, opts)
+			if opts.Progress != nil {
+				fmt.Fprint(e.stderr, "\r\033[K")
+			}
+			if err != nil {
+				return &exitError{code: ExitInternal, err: err}
+			}
+			var after runtime.MemStats
+			runtime.ReadMemStats(&after)
+			peak := after.HeapSys
+			if asJSON {
+				writeJSON(e.stdout, exploreJSON(l, m, opts, res, peak))
+			} else {
+				writeExplore(e, l, m, opts, res, peak)
+			}
+			if len(res.Findings) > 0 {
+				return findings()
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&defs, "define", "D", nil, "set a param or a global's initial value: NAME=VALUE (repeatable)")
+	f.StringVar(&algo, "algo", "sdpor", "algorithm: "+strings.Join(names, ", "))
+	f.StringVar(&dep, "dep", "dynamic", "dependency: dynamic (locations touched) or static (syntactic sets)")
+	f.IntVar(&maxTraces, "max-traces", 0, "stop after this many complete traces (0: no bound)")
+	f.IntVar(&maxStates, "max-states", 0, "stop after this many states (0: no bound)")
+	f.DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")
+	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) {
+	w := e.stdout
+	params := ""
+	if ps := m.ParamString(); ps != "" {
+		params = " with " + ps
+	}
+	dep := "dynamic"
+	if opts.Dep == dporrt.Static {
+		dep = "static"
+	}
+	fmt.Fprintf(w, "%s%s: %s (%s dependency)\n", l.path, params, opts.Algo, dep)
+	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
+	fmt.Fprintf(w, "  blocked traces    %d\n", r.Blocked)
+	fmt.Fprintf(w, "  states            %d\n", r.States)
+	fmt.Fprintf(w, "  final states      %d\n", len(r.Finals))
+	fmt.Fprintf(w, "  time              %s\n", r.Elapsed.Round(time.Microsecond))
+	fmt.Fprintf(w, "  memory            %.1f MiB\n", float64(peak)/(1<<20))
+	if r.Cut {
+		fmt.Fprintf(w, "  stopped early     %s: the exploration is not exhaustive\n", r.CutBy)
+	}
+	if len(r.Findings) == 0 {
+		fmt.Fprintln(w, "no violations")
+		return
+	}
+	fmt.Fprintf(w, "%d finding%s:\n", len(r.Findings), plural(len(r.Findings)))
+	for _, f := range r.Findings {
+		switch {
+		case f.Violation != nil:
+			v := f.Violation
+			msg := "assertion failed"
+			if v.Msg != "" {
+				msg += ": " + v.Msg
+			}
+			fmt.Fprint(w, l.caret(v.Pos, fmt.Sprintf("%s (%s, block %s)", msg, v.Proc, v.Block)))
+		case f.Error != nil:
+			fmt.Fprint(w, l.caret(f.Error.Pos, fmt.Sprintf("runtime error: %s (%s, block %s)", f.Error.Msg, f.Error.Proc, f.Error.Block)))
+		}
+		fmt.Fprintf(w, "    schedule: %s\n", f.Schedule)
+	}
+}
+
+func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) any {
+	type findingJSON struct {
+		Kind string `json:"kind"`
+		diagJSON
+		Process  string `json:"process"`
+		Block    string `json:"block"`
+		Schedule string `json:"schedule"`
+	}
+	out := struct {
+		File      string           `json:"file"`
+		Params    map[string]int64 `json:"params"`
+		Algo      string           `json:"algo"`
+		Traces    int              `json:"traces"`
+		Blocked   int              `json:"blocked"`
+		States    int              `json:"states"`
+		Finals    int              `json:"final_states"`
+		Seconds   float64          `json:"seconds"`
+		MemoryMiB float64          `json:"memory_mib"`
+		Cut       string           `json:"stopped_early,omitempty"`
+		Findings  []findingJSON    `json:"findings"`
+	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Traces: r.Traces, Blocked: r.Blocked, States: r.States,
+		Finals: len(r.Finals), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
+	for _, p := range m.Prog.Params {
+		out.Params[p.Name] = m.Param(p)
+	}
+	for _, f := range r.Findings {
+		fj := findingJSON{Schedule: f.Schedule.String()}
+		if v := f.Violation; v != nil {
+			fj.Kind, fj.diagJSON, fj.Process, fj.Block = "violation", diagJSON{v.Pos.File, v.Pos.Line, v.Pos.Col, v.Msg}, v.Proc, v.Block
+		} else {
+			er := f.Error
+			fj.Kind, fj.diagJSON, fj.Process, fj.Block = "runtime-error", diagJSON{er.Pos.File, er.Pos.Line, er.Pos.Col, er.Msg}, er.Proc, er.Block
+		}
+		out.Findings = append(out.Findings, fj)
+	}
+	return out
+}
