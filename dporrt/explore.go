@@ -134,7 +134,7 @@ func (x *explorer) newLevel(sleep map[string]*event) *level {
 		f.sleep = map[string]*event{}
 	}
 	for _, i := range x.st.EnabledProcs(nil) {
-		f.enabled[x.st.Procs[i].ID.String()] = true
+		f.enabled[x.st.Procs[i].Key()] = true
 	}
 	return f
 }
@@ -162,7 +162,7 @@ func (x *explorer) cut(why string) {
 // procIndex finds a process by id in the current state.
 func (x *explorer) procIndex(pid string) int {
 	for i, p := range x.st.Procs {
-		if p.ID.String() == pid {
+		if p.Key() == pid {
 			return i
 		}
 	}

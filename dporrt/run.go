@@ -52,7 +52,7 @@ func Replay(names []string) (Policy, *error) {
 		k++
 		for _, i := range enabled {
 			p := st.Procs[i]
-			if p.Name() == want || p.ID.String() == want {
+			if p.Name() == want || p.Key() == want {
 				return i
 			}
 		}

@@ -38,10 +38,19 @@ type Process struct {
 	Locals  []int64     // by lang.Var.Index (slot) of Proc.Locals
 	Spawned int32       // children spawned so far
 	Done    bool
+	key     string // ID.String(), cached: explorers key processes by it
+}
+
+// Key returns the process id as text ("1.2"), computed once.
+func (p *Process) Key() string {
+	if p.key == "" {
+		p.key = p.ID.String()
+	}
+	return p.key
 }
 
 // Name renders the process as proc#id, e.g. "fib#1.2".
-func (p *Process) Name() string { return p.Proc.Name + "#" + p.ID.String() }
+func (p *Process) Name() string { return p.Proc.Name + "#" + p.Key() }
 
 // Violation is a failed assert.
 type Violation struct {
