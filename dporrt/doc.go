@@ -1,5 +1,6 @@
 // Package dporrt is icgen's concrete runtime: an interpreter of the lowered
-// IR of package lang, and (later) the DPOR explorers built on it.
+// IR of package lang, and the DPOR explorers built on it ([Explore]: dfs,
+// the oracle, and sdpor, Source-DPOR with source sets and sleep sets).
 //
 // A [Machine] is a program instantiated with concrete param values: the
 // layout of its globals in a flat store of int64 locations ([Loc]), one per
@@ -30,5 +31,8 @@
 //   - Every change to a State after Initial is logged: [State.Undo] rolls
 //     back to a [State.Mark] in time proportional to the changes, which is
 //     how explorers backtrack. [State.Clone] makes an independent copy.
+//   - [Explore] with any algorithm reaches exactly the final states and
+//     violations dfs reaches (the differential tests check it); sdpor
+//     explores one trace per Mazurkiewicz class on programs without awaits.
 //   - The package does not use cgo and does not depend on the solver.
 package dporrt
