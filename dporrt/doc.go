@@ -1,6 +1,7 @@
 // Package dporrt is icgen's concrete runtime: an interpreter of the lowered
 // IR of package lang, and the DPOR explorers built on it ([Explore]: dfs,
-// the oracle, and sdpor, Source-DPOR with source sets and sleep sets).
+// the oracle; sdpor, Source-DPOR with source sets and sleep sets; cdpor,
+// Constrained DPOR, sdpor using an IC file).
 //
 // A [Machine] is a program instantiated with concrete param values: the
 // layout of its globals in a flat store of int64 locations ([Loc]), one per
@@ -34,5 +35,14 @@
 //   - [Explore] with any algorithm reaches exactly the final states and
 //     violations dfs reaches (the differential tests check it); sdpor
 //     explores one trace per Mazurkiewicz class on programs without awaits.
+//   - cdpor uses independence constraints where Alg. 1 of the CAV'18 paper
+//     does: a constraint holding in s[E'.û] puts the reversed race û.n.e in
+//     sleep(E'); when it also holds uniformly (U⇒, with W(b) from the IC
+//     file) the race needs no back-set entry and the independence is
+//     recorded in the happens-before relation; sleepers stay asleep when
+//     their independence with the explored event is uniform. It always uses
+//     the static dependency: dynamic read sets depend on the state, so
+//     independence under them is not transitively uniform (from z = -1 in
+//     Fig. 1 the order r.q.p would be missed).
 //   - The package does not use cgo and does not depend on the solver.
 package dporrt

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -16,10 +17,11 @@ type Algorithm string
 const (
 	DFS   Algorithm = "dfs"   // every interleaving: the oracle
 	SDPOR Algorithm = "sdpor" // Source-DPOR with source sets and sleep sets
+	CDPOR Algorithm = "cdpor" // SDPOR with independence constraints (CAV'18 Alg. 1)
 )
 
 // Algorithms lists the algorithms Explore knows, in a stable order.
-var Algorithms = []Algorithm{DFS, SDPOR}
+var Algorithms = []Algorithm{DFS, SDPOR, CDPOR}
 
 // DepMode chooses how dependency between events is decided.
 type DepMode int
@@ -39,6 +41,9 @@ type Options struct {
 	MaxStates       int           // stop after this many events (0: no bound)
 	Timeout         time.Duration // stop after this long (0: no bound)
 	StopOnViolation bool          // stop at the first violation or runtime error
+	// ICs are the independence constraints cdpor uses; the file must be the
+	// program's (same hash). Without ICs cdpor behaves as sdpor.
+	ICs *ic.File
 	// Progress, when set, is called every so many events with the counts so far.
 	Progress func(Stats)
 	_        struct{}
@@ -81,14 +86,29 @@ type event struct {
 	seq    int   // position of this event among its process's events (1-based)
 	err    *RuntimeError
 	parent int // index in State.Procs of the creator of proc (-1: init)
+	// indep holds the positions of earlier dependent events this one is
+	// proven independent of (cdpor, U⇒): they are not its predecessors.
+	indep map[int]bool
 }
 
 // level is what the explorer keeps for one prefix E (depth = len(E)).
 type level struct {
-	enabled map[string]bool   // processes enabled at E
-	back    []string          // processes to explore from E (source set)
-	done    map[string]bool   // explored from E
-	sleep   map[string]*event // processes asleep at E, with the event they would run
+	enabled map[string]bool // processes enabled at E
+	back    []string        // processes to explore from E (source set)
+	done    map[string]bool // explored from E
+	// sleep holds sequences of events not to explore from E: a single
+	// process asleep, or (cdpor) a reversed race whose result is known.
+	sleep [][]*event
+}
+
+// asleep reports whether process pid is asleep at the level.
+func (f *level) asleep(pid string) bool {
+	for _, x := range f.sleep {
+		if len(x) == 1 && x[0].pid == pid {
+			return true
+		}
+	}
+	return false
 }
 
 type explorer struct {
@@ -103,6 +123,8 @@ type explorer struct {
 	start   time.Time
 	stopped bool
 	scratch Event
+	w       map[string]map[string]bool // W(b) by block id (cdpor)
+	funcs   map[string]ic.Function
 }
 
 // Explore explores the program's interleavings from its initial state with
@@ -112,11 +134,31 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 	if opts.Algo == "" {
 		opts.Algo = SDPOR
 	}
+	if opts.Algo == CDPOR {
+		// U⇒ needs a dependency that holds in every state: dynamic read
+		// sets are themselves conditional (a branch not taken reads less).
+		opts.Dep = Static
+	}
 	if !slices.Contains(Algorithms, opts.Algo) {
 		return nil, fmt.Errorf("unknown algorithm %q", opts.Algo)
 	}
 	st, rerr := m.Initial()
 	x := &explorer{m: m, opts: opts, st: st, res: &Result{}, finals: map[uint64][]*State{}, sites: map[string]bool{}, start: time.Now()}
+	if opts.ICs != nil {
+		if opts.ICs.Hash != m.Prog.Hash {
+			return nil, fmt.Errorf("the IC file was made for another program (hash %.12s, the program's is %.12s)", opts.ICs.Hash, m.Prog.Hash)
+		}
+		x.w, x.funcs = map[string]map[string]bool{}, map[string]ic.Function{}
+		for _, b := range opts.ICs.Blocks {
+			x.w[b.ID] = map[string]bool{}
+			for _, g := range b.W {
+				x.w[b.ID][g] = true
+			}
+		}
+		for _, f := range opts.ICs.Functions {
+			x.funcs[f.Name] = f
+		}
+	}
 	if rerr != nil {
 		x.finding(Finding{Error: rerr})
 		x.final()
@@ -128,11 +170,8 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 	return x.res, nil
 }
 
-func (x *explorer) newLevel(sleep map[string]*event) *level {
+func (x *explorer) newLevel(sleep [][]*event) *level {
 	f := &level{enabled: map[string]bool{}, done: map[string]bool{}, sleep: sleep}
-	if f.sleep == nil {
-		f.sleep = map[string]*event{}
-	}
 	for _, i := range x.st.EnabledProcs(nil) {
 		f.enabled[x.st.Procs[i].Key()] = true
 	}
@@ -181,7 +220,7 @@ func (x *explorer) explore(depth int) {
 		return
 	}
 	sort.Slice(enabled, func(i, j int) bool { return pidLess(enabled[i], enabled[j]) })
-	awake := slices.DeleteFunc(slices.Clone(enabled), func(p string) bool { return f.sleep[p] != nil })
+	awake := slices.DeleteFunc(slices.Clone(enabled), f.asleep)
 	if len(awake) == 0 {
 		x.res.Blocked++
 		return
@@ -194,7 +233,7 @@ func (x *explorer) explore(depth int) {
 	for {
 		pid := ""
 		for _, p := range f.back {
-			if !f.done[p] && f.sleep[p] == nil {
+			if !f.done[p] && !f.asleep(p) {
 				pid = p
 				break
 			}
@@ -202,7 +241,8 @@ func (x *explorer) explore(depth int) {
 		if pid == "" || x.bounded() {
 			return
 		}
-		ev := x.step(pid)
+		kept := x.uniformSleepers(f, pid)
+		ev := x.step(pid, true)
 		f.done[pid] = true
 		if ev.err != nil {
 			x.res.Traces++
@@ -212,20 +252,14 @@ func (x *explorer) explore(depth int) {
 			if x.opts.Algo != DFS {
 				x.races(len(x.seq) - 1)
 			}
-			next := map[string]*event{}
-			for q, qe := range f.sleep {
-				if !x.dependent(ev, qe) {
-					next[q] = qe
-				}
-			}
-			x.levels = append(x.levels, x.newLevel(next))
+			x.levels = append(x.levels, x.newLevel(append(x.childSleep(f, ev), kept...)))
 			x.explore(depth + 1)
 			x.levels = x.levels[:depth+1]
 		}
 		x.st.Undo(ev.mark)
 		x.seq = x.seq[:len(x.seq)-1]
 		if x.opts.Algo != DFS {
-			f.sleep[pid] = ev
+			f.sleep = append(f.sleep, []*event{ev})
 		}
 		if x.stopped {
 			return
@@ -233,22 +267,55 @@ func (x *explorer) explore(depth int) {
 	}
 }
 
-// step executes the next block of process pid and appends the event.
-func (x *explorer) step(pid string) *event {
+// childSleep is sleep(E.p) for the event ev of p (Alg. 1, lines 15-16):
+// the sequences of sleep(E) whose events are all independent of ev, and the
+// tails of the sequences that start with p.
+func (x *explorer) childSleep(f *level, ev *event) [][]*event {
+	var out [][]*event
+	for _, seq := range f.sleep {
+		if seq[0].pid == ev.pid {
+			if len(seq) > 1 {
+				out = append(out, seq[1:])
+			}
+			continue
+		}
+		indep := true
+		for _, e := range seq {
+			if x.dependent(ev, e) {
+				indep = false
+				break
+			}
+		}
+		if indep {
+			out = append(out, seq)
+		}
+	}
+	return out
+}
+
+// step executes the next block of process pid and appends the event;
+// record counts it as a state and records its findings (replays do not).
+func (x *explorer) step(pid string, record bool) *event { return x.stepIndep(pid, record, nil) }
+
+// stepIndep is step for an event whose proven independencies are known.
+func (x *explorer) stepIndep(pid string, record bool, indep map[int]bool) *event {
 	i := x.procIndex(pid)
 	mark := x.st.Mark()
 	viol := len(x.st.Violations)
 	x.st.StepInto(i, &x.scratch)
 	e := &x.scratch
-	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, parent: -1}
+	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, parent: -1, indep: indep}
 	if x.opts.Dep == Static {
 		ev.reads, ev.writes = x.staticSets(e.Block)
 	} else {
 		ev.reads, ev.writes = slices.Clone(e.Reads), slices.Clone(e.Writes)
 	}
 	ev.spawn = slices.Clone(e.Spawned)
-	x.clock(ev)
 	x.seq = append(x.seq, ev)
+	x.clock(len(x.seq) - 1)
+	if !record {
+		return ev
+	}
 	x.res.States++
 	if x.opts.Progress != nil && x.res.States%100000 == 0 {
 		x.res.Elapsed = time.Since(x.start)
@@ -347,17 +414,21 @@ func intersect(a, b []Loc) bool {
 	return false
 }
 
-// clock computes the vector clock of a new event from its direct
-// predecessors: the previous event of its process, the event that created
-// its process, and every earlier dependent event.
-func (x *explorer) clock(ev *event) {
-	n := len(x.st.Procs)
-	c := make([]int, n)
-	for _, e := range x.seq {
+// clock computes the vector clock of the event at position k from its
+// direct predecessors: the previous event of its process, the event that
+// created its process, and every earlier dependent event not proven
+// independent of it.
+func (x *explorer) clock(k int) {
+	ev := x.seq[k]
+	c := make([]int, len(x.st.Procs))
+	for j, e := range x.seq[:k] {
+		if ev.indep[j] && e.proc != ev.proc && !slices.Contains(e.spawn, ev.proc) {
+			continue
+		}
 		if e.proc == ev.proc || slices.Contains(e.spawn, ev.proc) || x.dependent(e, ev) {
-			for k, v := range e.clock {
-				if v > c[k] {
-					c[k] = v
+			for p, v := range e.clock {
+				if v > c[p] {
+					c[p] = v
 				}
 			}
 		}
@@ -388,6 +459,19 @@ func (x *explorer) races(k int) {
 			}
 		}
 		if !immediate {
+			continue
+		}
+		if x.opts.Algo == CDPOR && x.opts.ICs != nil {
+			if x.constrainedRace(i, k) {
+				// e and n are independent uniformly: record it in the
+				// happens-before relation, so later races are judged on it.
+				n = x.seq[k]
+				if n.indep == nil {
+					n.indep = map[int]bool{}
+				}
+				n.indep[i] = true
+				x.clock(k)
+			}
 			continue
 		}
 		x.updateBack(i, k)

@@ -31,7 +31,7 @@ func classes(t *testing.T, m *Machine, dep DepMode, bound int) (int, bool) {
 			if x.res.States >= bound {
 				return false
 			}
-			ev := x.step(x.st.Procs[i].Key())
+			ev := x.step(x.st.Procs[i].Key(), true)
 			ok := true
 			if ev.err != nil {
 				keys[hbKey(x.seq)] = true

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/synth"
 	"github.com/spf13/cobra"
 )
 
@@ -20,6 +24,7 @@ func newExploreCmd(e *env) *cobra.Command {
 		timeout   time.Duration
 		stop      bool
 		asJSON    bool
+		icsPath   string
 	)
 	names := make([]string, len(dporrt.Algorithms))
 	for i, a := range dporrt.Algorithms {
@@ -35,14 +40,20 @@ runtime error with a schedule that reaches it (replay it with icgen run
 --replay).
 
 Algorithms: dfs explores every interleaving (the oracle); sdpor is
-Source-DPOR with source sets and sleep sets. --dep static decides dependency
+Source-DPOR with source sets and sleep sets; cdpor is Constrained DPOR
+(CAV'18 Alg. 1): sdpor using independence constraints, from --ics FILE or
+synthesized first when --ics is not given. --dep static decides dependency
 by the blocks' syntactic read/write sets, as the papers' tools do; the
-default, dynamic, by the locations events really touched.
+default, dynamic, by the locations events really touched. cdpor always uses
+the static dependency: its uniformity condition needs a dependency that holds
+in every state.
 
 Exit code 1 when a violation or runtime error was found.`,
 		Example: `  icgen explore testdata/fig1.blk
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
   icgen explore --dep static --max-states 100000 testdata/fib.blk
+  icgen explore --algo cdpor testdata/fig1.blk
+  icgen synth testdata/fib.blk && icgen explore --algo cdpor --ics testdata/fib.ic.json -D N=8 testdata/fib.blk
   icgen explore --json testdata/prodcons.blk`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,6 +75,13 @@ Exit code 1 when a violation or runtime error was found.`,
 			m, err := l.machine(defs)
 			if err != nil {
 				return err
+			}
+			if opts.Algo == dporrt.CDPOR {
+				if opts.ICs, err = e.loadICs(l, icsPath); err != nil {
+					return err
+				}
+			} else if icsPath != "" {
+				return badInput("--ics is only used by --algo cdpor")
 			}
 			if isTerminal(e.stderr) && !asJSON {
 				opts.Progress = func(s dporrt.Stats) {
@@ -103,7 +121,32 @@ Exit code 1 when a violation or runtime error was found.`,
 	f.DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
+	f.StringVar(&icsPath, "ics", "", "IC file for cdpor (default: synthesize the ICs first)")
 	return cmd
+}
+
+// loadICs reads the IC file at path, refusing one made for another
+// program, or synthesizes the ICs when path is empty.
+func (e *env) loadICs(l *loaded, path string) (*ic.File, error) {
+	if path == "" {
+		f, _, err := synth.Run(context.Background(), l.prog, synth.Options{})
+		if err != nil {
+			return nil, &exitError{code: ExitInternal, err: err}
+		}
+		return f, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, badInput("%v", unwrapPathError(err))
+	}
+	f, err := ic.Parse(data)
+	if err != nil {
+		return nil, badInput("%s: %v", path, err)
+	}
+	if f.Hash != l.prog.Hash {
+		return nil, badInput("%s was made for another version of %s (its hash %.12s, the program's %.12s): run icgen synth again", path, l.path, f.Hash, l.prog.Hash)
+	}
+	return f, nil
 }
 
 func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) {

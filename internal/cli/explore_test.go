@@ -36,6 +36,22 @@ func TestExploreCommand(t *testing.T) {
 		t.Errorf("replay: exit %d\n%s", code, out)
 	}
 
+	// The paper's Example 5: cdpor explores one complete trace and 5 events.
+	out, _, code = icgen("explore", "--algo", "cdpor", "../../testdata/fig1.blk")
+	if code != ExitOK || !strings.Contains(out, "complete traces   1") || !strings.Contains(out, "states            5") {
+		t.Errorf("cdpor on fig1: exit %d\n%s", code, out)
+	}
+	// An IC file for another program is refused.
+	ics := filepath.Join(dir, "fib.ic.json")
+	if _, stderr, code := icgen("synth", "-q", "-o", ics, "../../testdata/fib.blk"); code != ExitOK {
+		t.Fatalf("synth: %s", stderr)
+	}
+	if _, stderr, code := icgen("explore", "--algo", "cdpor", "--ics", ics, "../../testdata/fig1.blk"); code != ExitBadInput || !strings.Contains(stderr, "made for another version") {
+		t.Errorf("stale ICs: exit %d, %s", code, stderr)
+	}
+	if out, _, code := icgen("explore", "--algo", "cdpor", "--ics", ics, "-D", "N=3", "../../testdata/fib.blk"); code != ExitOK || !strings.Contains(out, "final states      1") {
+		t.Errorf("cdpor with --ics on fib: exit %d\n%s", code, out)
+	}
 	out, _, code = icgen("explore", "--max-states", "3", "--algo", "dfs", "../../testdata/fig1.blk")
 	if code != ExitOK || !strings.Contains(out, "stopped early     max states") {
 		t.Errorf("bounded: exit %d\n%s", code, out)
