@@ -15,13 +15,14 @@ type Algorithm string
 
 // The algorithms behind Explore.
 const (
-	DFS   Algorithm = "dfs"   // every interleaving: the oracle
-	SDPOR Algorithm = "sdpor" // Source-DPOR with source sets and sleep sets
-	CDPOR Algorithm = "cdpor" // SDPOR with independence constraints (CAV'18 Alg. 1)
+	DFS    Algorithm = "dfs"    // every interleaving: the oracle
+	SDPOR  Algorithm = "sdpor"  // Source-DPOR with source sets and sleep sets
+	CSDPOR Algorithm = "csdpor" // SDPOR with context-sensitive sleep sequences (CAV'17)
+	CDPOR  Algorithm = "cdpor"  // SDPOR with independence constraints (CAV'18 Alg. 1)
 )
 
 // Algorithms lists the algorithms Explore knows, in a stable order.
-var Algorithms = []Algorithm{DFS, SDPOR, CDPOR}
+var Algorithms = []Algorithm{DFS, SDPOR, CSDPOR, CDPOR}
 
 // DepMode chooses how dependency between events is decided.
 type DepMode int
@@ -459,6 +460,11 @@ func (x *explorer) races(k int) {
 			}
 		}
 		if !immediate {
+			continue
+		}
+		if x.opts.Algo == CSDPOR {
+			x.contextSensitive(i, k)
+			x.updateBack(i, k)
 			continue
 		}
 		if x.opts.Algo == CDPOR && x.opts.ICs != nil {
