@@ -72,12 +72,7 @@ func (x *explorer) constrainedRace(i, k int) bool {
 		x.updateBack(i, k)
 		return false
 	}
-	var u []string
-	for j := i + 1; j < k; j++ {
-		if hb(x.seq[j], n) {
-			u = append(u, x.seq[j].pid)
-		}
-	}
+	u := x.between(i, k)
 	suffix := slices.Clone(x.seq[i : k+1])
 	x.st.Undo(e.mark)
 	x.seq = x.seq[:i]
@@ -105,6 +100,18 @@ func (x *explorer) constrainedRace(i, k int) bool {
 	return uniform
 }
 
+// between returns û for the race of seq[i] with seq[k]: the processes of
+// the events between them that happen before seq[k], in order.
+func (x *explorer) between(i, k int) []string {
+	var u []string
+	for j := i + 1; j < k; j++ {
+		if hb(x.seq[j], x.seq[k]) {
+			u = append(u, x.seq[j].pid)
+		}
+	}
+	return u
+}
+
 // restore brings the state back to the sequence prefix..suffix after a
 // detour from position i (execution is deterministic: same events, same
 // undo marks).
@@ -124,12 +131,7 @@ func (x *explorer) restore(i int, suffix []*event) {
 // events count as states, as in the papers.
 func (x *explorer) contextSensitive(i, k int) {
 	e, n := x.seq[i], x.seq[k]
-	var u []string
-	for j := i + 1; j < k; j++ {
-		if hb(x.seq[j], n) {
-			u = append(u, x.seq[j].pid)
-		}
-	}
+	u := x.between(i, k)
 	suffix := slices.Clone(x.seq[i : k+1])
 	x.st.Undo(e.mark)
 	x.seq = x.seq[:i]

@@ -1,50 +1,9 @@
 package dporrt
 
 import (
-	"fmt"
 	"path/filepath"
-	"sort"
 	"testing"
 )
-
-// outcomes summarizes what an exploration reached: its final states (by a
-// canonical key) and the sites of its findings.
-func outcomes(r *Result) (finals map[uint64]int, sites []string) {
-	finals = map[uint64]int{}
-	for _, s := range r.Finals {
-		finals[s.Hash()]++
-	}
-	for _, f := range r.Findings {
-		if f.Violation != nil {
-			sites = append(sites, "violation "+f.Violation.Pos.String())
-		} else {
-			sites = append(sites, "error "+f.Error.Pos.String()+" "+f.Error.Msg)
-		}
-	}
-	sort.Strings(sites)
-	return finals, sites
-}
-
-// sameStates reports whether two results reached the same final states
-// modulo process naming (hash buckets compared with Equal).
-func sameStates(a, b *Result) bool {
-	if len(a.Finals) != len(b.Finals) {
-		return false
-	}
-	for _, s := range a.Finals {
-		found := false
-		for _, t := range b.Finals {
-			if s.Equal(t) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
 
 // differential explores m with dfs and every other algorithm and dependency
 // mode, and fails unless all reach the same final states and findings.
@@ -57,17 +16,14 @@ func differential(t *testing.T, name string, m *Machine, bound int) (dfsTraces i
 	if oracle.Cut {
 		return 0, false // too big to be an oracle
 	}
-	_, wantSites := outcomes(oracle)
 	for _, algo := range Algorithms[1:] {
 		for _, dep := range []DepMode{Dynamic, Static} {
 			r, err := Explore(m, Options{Algo: algo, Dep: dep})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, sites := outcomes(r)
-			if !sameStates(oracle, r) || fmt.Sprint(sites) != fmt.Sprint(wantSites) {
-				t.Errorf("%s: %s (dep %d) reaches %d final states and findings %v; dfs reaches %d and %v",
-					name, algo, dep, len(r.Finals), sites, len(oracle.Finals), wantSites)
+			if ok, why := r.Agrees(oracle); !ok {
+				t.Errorf("%s: %s (dep %d) differs from dfs: %s", name, algo, dep, why)
 			}
 			if r.Traces > oracle.Traces {
 				t.Errorf("%s: %s (dep %d) explores %d traces, more than dfs's %d", name, algo, dep, r.Traces, oracle.Traces)

@@ -74,6 +74,44 @@ type Result struct {
 	CutBy    string
 }
 
+// Agrees reports whether two explorations reached the same final states
+// (modulo process naming) and the same findings (by site); when not, it
+// says how they differ. Differential tests compare every algorithm with dfs
+// this way.
+func (r *Result) Agrees(o *Result) (bool, string) {
+	missing := func(a, b *Result) int {
+		n := 0
+		for _, s := range a.Finals {
+			if !slices.ContainsFunc(b.Finals, s.Equal) {
+				n++
+			}
+		}
+		return n
+	}
+	if m1, m2 := missing(r, o), missing(o, r); m1 > 0 || m2 > 0 {
+		return false, fmt.Sprintf("%d of %d final states not reached by the other, %d of its %d not reached by this one", m1, len(r.Finals), m2, len(o.Finals))
+	}
+	s1, s2 := r.findingSites(), o.findingSites()
+	if !slices.Equal(s1, s2) {
+		return false, fmt.Sprintf("findings %v vs %v", s1, s2)
+	}
+	return true, ""
+}
+
+// findingSites lists the findings by kind and site, sorted.
+func (r *Result) findingSites() []string {
+	var out []string
+	for _, f := range r.Findings {
+		if f.Violation != nil {
+			out = append(out, "violation "+f.Violation.Pos.String())
+		} else {
+			out = append(out, "error "+f.Error.Pos.String()+" "+f.Error.Msg)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // event is one executed event of the current sequence.
 type event struct {
 	proc   int // index in State.Procs

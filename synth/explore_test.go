@@ -8,37 +8,6 @@ import (
 	"github.com/icgen/icgen/dporrt"
 )
 
-func sameFinals(a, b *dporrt.Result) bool {
-	if len(a.Finals) != len(b.Finals) {
-		return false
-	}
-	for _, s := range a.Finals {
-		found := false
-		for _, t := range b.Finals {
-			if s.Equal(t) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
-func findingSites(r *dporrt.Result) map[string]bool {
-	out := map[string]bool{}
-	for _, f := range r.Findings {
-		if f.Violation != nil {
-			out["v"+f.Violation.Pos.String()] = true
-		} else {
-			out["e"+f.Error.Pos.String()] = true
-		}
-	}
-	return out
-}
-
 // TestCDPORDifferential: with synthesized ICs, cdpor reaches exactly dfs's
 // final states and findings on every example program, and never explores
 // more complete traces than sdpor.
@@ -68,9 +37,8 @@ func TestCDPORDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameFinals(oracle, cd) || len(findingSites(cd)) != len(findingSites(oracle)) {
-				t.Errorf("cdpor reaches %d final states and %d findings, dfs %d and %d",
-					len(cd.Finals), len(cd.Findings), len(oracle.Finals), len(oracle.Findings))
+			if ok, why := cd.Agrees(oracle); !ok {
+				t.Errorf("cdpor differs from dfs: %s", why)
 			}
 			if cd.Traces > sd.Traces {
 				t.Errorf("cdpor explores %d traces, more than sdpor's %d", cd.Traces, sd.Traces)
