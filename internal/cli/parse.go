@@ -9,9 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// formatIR renders the lowered IR; set by the lang printer.
-var formatIR = lang.FormatIR
-
 func newParseCmd(e *env) *cobra.Command {
 	var ir, asJSON bool
 	cmd := &cobra.Command{
@@ -34,7 +31,7 @@ interleaving point (proc entry, yield, await) to the next one or its end.`,
 			case asJSON:
 				writeJSON(e.stdout, programJSON(l.prog, ir))
 			case ir:
-				fmt.Fprint(e.stdout, formatIR(l.prog))
+				fmt.Fprint(e.stdout, lang.FormatIR(l.prog))
 			default:
 				writeBlocks(e, l.prog)
 			}
@@ -179,7 +176,7 @@ func programJSON(p *lang.Program, ir bool) any {
 		})
 	}
 	if ir {
-		out.IR = formatIR(p)
+		out.IR = lang.FormatIR(p)
 	}
 	return out
 }
