@@ -88,12 +88,6 @@ func (x *explorer) constrainedRace(i, k int) bool {
 		x.levels[i].sleep = append(x.levels[i].sleep, append(alt, nAlt, eAlt))
 	}
 	x.restore(i, suffix)
-	if !holds {
-		if pr, _ := x.opts.ICs.Pair(e.block.ID, n.block.ID); !pr.Exact {
-			// The constraints are only sufficient: try the state comparison.
-			x.contextSensitive(i, k)
-		}
-	}
 	if !uniform {
 		x.updateBack(i, k)
 	}
@@ -121,45 +115,6 @@ func (x *explorer) restore(i int, suffix []*event) {
 	for _, old := range suffix {
 		x.stepIndep(old.pid, false, old.indep)
 	}
-}
-
-// contextSensitive is updateSleepCS (CAV'17): for the race of e = seq[i]
-// with n = seq[k], it runs e.û.n and the reversed û.n.e from E' = pre(E, e)
-// (û: the events between them that happen before n) and, when both end in
-// the same state modulo process naming, puts û.n.e in sleep(E'). Both runs
-// execute the same events, so the comparison is sound. The reversed run's
-// events count as states, as in the papers.
-func (x *explorer) contextSensitive(i, k int) {
-	e, n := x.seq[i], x.seq[k]
-	u := x.between(i, k)
-	suffix := slices.Clone(x.seq[i : k+1])
-	x.st.Undo(e.mark)
-	x.seq = x.seq[:i]
-	ok := x.step(e.pid, false).err == nil
-	for _, pid := range u {
-		ok = ok && x.step(pid, false).err == nil
-	}
-	ok = ok && x.step(n.pid, false).err == nil
-	var orig *State
-	if ok {
-		orig = x.st.Clone()
-	}
-	x.st.Undo(e.mark)
-	x.seq = x.seq[:i]
-	var alt []*event
-	for _, pid := range u {
-		alt = append(alt, x.step(pid, false))
-	}
-	if ok && x.st.Enabled(x.procIndex(n.pid)) {
-		nAlt := x.step(n.pid, true)
-		if nAlt.err == nil && x.st.Enabled(x.procIndex(e.pid)) {
-			eAlt := x.step(e.pid, true)
-			if eAlt.err == nil && x.st.Equal(orig) {
-				x.levels[i].sleep = append(x.levels[i].sleep, append(alt, nAlt, eAlt))
-			}
-		}
-	}
-	x.restore(i, suffix)
 }
 
 // uniformSleepers returns the single processes asleep at f that stay asleep

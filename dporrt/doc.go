@@ -1,8 +1,7 @@
 // Package dporrt is icgen's concrete runtime: an interpreter of the lowered
 // IR of package lang, and the DPOR explorers built on it ([Explore]: dfs,
-// the oracle; sdpor, Source-DPOR with source sets and sleep sets; csdpor,
-// with context-sensitive sleep sequences; cdpor, Constrained DPOR, sdpor
-// using an IC file).
+// the oracle; sdpor, Source-DPOR with source sets and sleep sets; cdpor,
+// Constrained DPOR, sdpor using an IC file).
 //
 // A [Machine] is a program instantiated with concrete param values: the
 // layout of its globals in a flat store of int64 locations ([Loc]), one per

@@ -82,6 +82,23 @@ func (s *State) Enabled(i int) bool {
 	return v != 0
 }
 
+// GuardReads returns the global locations the await guard of process i
+// reads in the current state (nil when it has no guard). The state is left
+// unchanged.
+func (s *State) GuardReads(i int) []Loc {
+	p := s.Procs[i]
+	if p.Done || p.Point.Guard == nil {
+		return nil
+	}
+	var ev Event
+	mark := s.Mark()
+	s.begin(p, &ev)
+	s.eval(p.Point.Guard, &frame{locals: p.Locals, pi: i})
+	s.end(&ev)
+	s.Undo(mark)
+	return slices.Clone(ev.Reads)
+}
+
 // EnabledProcs appends the indices of the enabled processes to buf.
 func (s *State) EnabledProcs(buf []int) []int {
 	for i, p := range s.Procs {

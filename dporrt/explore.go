@@ -15,14 +15,13 @@ type Algorithm string
 
 // The algorithms behind Explore.
 const (
-	DFS    Algorithm = "dfs"    // every interleaving: the oracle
-	SDPOR  Algorithm = "sdpor"  // Source-DPOR with source sets and sleep sets
-	CSDPOR Algorithm = "csdpor" // SDPOR with context-sensitive sleep sequences (CAV'17)
-	CDPOR  Algorithm = "cdpor"  // SDPOR with independence constraints (CAV'18 Alg. 1)
+	DFS   Algorithm = "dfs"   // every interleaving: the oracle
+	SDPOR Algorithm = "sdpor" // Source-DPOR with source sets and sleep sets
+	CDPOR Algorithm = "cdpor" // SDPOR with independence constraints (CAV'18 Alg. 1)
 )
 
 // Algorithms lists the algorithms Explore knows, in a stable order.
-var Algorithms = []Algorithm{DFS, SDPOR, CSDPOR, CDPOR}
+var Algorithms = []Algorithm{DFS, SDPOR, CDPOR}
 
 // DepMode chooses how dependency between events is decided.
 type DepMode int
@@ -128,6 +127,9 @@ type event struct {
 	// indep holds the positions of earlier dependent events this one is
 	// proven independent of (cdpor, U⇒): they are not its predecessors.
 	indep map[int]bool
+	// virtual marks the pending event of a process blocked at the end of a
+	// trace: never executed, so its races only update back sets.
+	virtual bool
 }
 
 // level is what the explorer keeps for one prefix E (depth = len(E)).
@@ -256,6 +258,9 @@ func (x *explorer) explore(depth int) {
 	if len(enabled) == 0 {
 		x.res.Traces++
 		x.final()
+		if x.opts.Algo != DFS {
+			x.blockedRaces()
+		}
 		return
 	}
 	sort.Slice(enabled, func(i, j int) bool { return pidLess(enabled[i], enabled[j]) })
@@ -480,10 +485,59 @@ func (x *explorer) clock(k int) {
 // hb reports whether a happens-before b (a earlier in the sequence).
 func hb(a, b *event) bool { return a.proc < len(b.clock) && b.clock[a.proc] >= a.seq }
 
+// blockedRaces handles the processes blocked at an await when a trace ends:
+// their next event never runs, so its races with the writes that keep its
+// guard false would go unseen. Each gets a virtual event reading what its
+// guard reads, and the races of that event reverse as usual: the orders
+// where the guard held get explored.
+func (x *explorer) blockedRaces() {
+	for _, i := range x.st.Blocked() {
+		p := x.st.Procs[i]
+		ev := &event{proc: i, pid: p.Key(), block: p.Point.Block, parent: -1, virtual: true}
+		if x.opts.Dep == Static {
+			ev.reads, _ = x.staticSets(p.Point.Block)
+		} else {
+			ev.reads = x.st.GuardReads(i)
+		}
+		x.seq = append(x.seq, ev)
+		k := len(x.seq) - 1
+		x.clock(k)
+		x.races(k)
+		x.seq = x.seq[:k]
+	}
+}
+
+// awaitBacktracks handles the event at position k when it is an await (run
+// or pending): wherever its process stood at this await enabled at level j
+// and an event disabled it, the await could have run at j instead. Race
+// reversal alone misses that order when the disabling event is ordered
+// before the await through later writes of the guard's variables, so the
+// process joins back(j).
+func (x *explorer) awaitBacktracks(k int) {
+	n := x.seq[k]
+	if n.block.Point.Guard == nil {
+		return
+	}
+	from := 0
+	for j := k - 1; j >= 0; j-- {
+		if x.seq[j].pid == n.pid {
+			from = j + 1
+			break
+		}
+	}
+	for j := from; j < k && j+1 < len(x.levels); j++ {
+		f := x.levels[j]
+		if f.enabled[n.pid] && !x.levels[j+1].enabled[n.pid] && !slices.Contains(f.back, n.pid) {
+			f.back = append(f.back, n.pid)
+		}
+	}
+}
+
 // races finds the reversible races of the event at position k with earlier
 // events and updates the source sets (the black code of Alg. 1).
 func (x *explorer) races(k int) {
 	n := x.seq[k]
+	x.awaitBacktracks(k)
 	for i := k - 1; i >= 0; i-- {
 		e := x.seq[i]
 		if e.proc == n.proc || !x.dependent(e, n) || slices.Contains(e.spawn, n.proc) {
@@ -500,8 +554,7 @@ func (x *explorer) races(k int) {
 		if !immediate {
 			continue
 		}
-		if x.opts.Algo == CSDPOR {
-			x.contextSensitive(i, k)
+		if n.virtual {
 			x.updateBack(i, k)
 			continue
 		}

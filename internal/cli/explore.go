@@ -40,9 +40,7 @@ runtime error with a schedule that reaches it (replay it with icgen run
 --replay).
 
 Algorithms: dfs explores every interleaving (the oracle); sdpor is
-Source-DPOR with source sets and sleep sets; csdpor adds context-sensitive
-sleep sequences (a race whose reversed order reaches the same state is not
-explored again); cdpor is Constrained DPOR
+Source-DPOR with source sets and sleep sets; cdpor is Constrained DPOR
 (CAV'18 Alg. 1): sdpor using independence constraints, from --ics FILE or
 synthesized first when --ics is not given. --dep static decides dependency
 by the blocks' syntactic read/write sets, as the papers' tools do; the
