@@ -1,9 +1,12 @@
 package dporrt
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/icgen/icgen/internal/randprog"
 )
 
 // classes counts the Mazurkiewicz classes of the complete traces of a
@@ -111,5 +114,30 @@ func TestOptimalTestdata(t *testing.T) {
 				t.Errorf("%s: too big to count classes", name)
 			}
 		}
+	}
+}
+
+// TestOptimalRandom: on generated programs without awaits, sdpor explores
+// exactly one complete trace per Mazurkiewicz class, under both dependency
+// modes.
+func TestOptimalRandom(t *testing.T) {
+	checked := 0
+	for seed := uint64(1); seed <= 150; seed++ {
+		src := randprog.Generate(seed, randprog.Options{})
+		m, err := New(compileSrc(t, src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dep := range []DepMode{Dynamic, Static} {
+			if checkOptimal(t, fmt.Sprintf("seed %d", seed), m, dep) {
+				checked++
+			}
+		}
+		if t.Failed() {
+			t.Fatalf("program:\n%s", src)
+		}
+	}
+	if checked < 150 {
+		t.Errorf("only %d of 300 runs were small enough to count classes", checked)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/randprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -29,7 +30,7 @@ func TestRandomDifferential(t *testing.T) {
 	n := randomPrograms(300)
 	ran, skipped := 0, 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src := genProgram(seed)
+		src := randprog.Generate(seed, randprog.Options{Awaits: true})
 		p, errs := lang.Compile(fmt.Sprintf("gen%d.blk", seed), []byte(src))
 		if errs != nil {
 			t.Fatalf("seed %d does not compile:\n%s\n%s", seed, errs.Format([]byte(src)), src)

@@ -1,4 +1,10 @@
-package synth
+// Package randprog writes small random programs for differential testing of
+// the explorers: 2-4 procs with 1-3 blocks each (separated by yield or,
+// optionally, await), shared int globals and a small array, ifs, bounded
+// loops, spawns, asserts, and locals live across points. Every execution is
+// short, so dfs can explore all interleavings. Programs are a pure function
+// of the seed and options.
+package randprog
 
 import (
 	"fmt"
@@ -6,12 +12,14 @@ import (
 	"strings"
 )
 
-// genProgram writes a small random program for differential testing: 2-4
-// procs with 1-3 blocks each (separated by yield or await), shared int
-// globals and a small array, ifs, bounded loops, spawns, asserts, and
-// locals live across points. Every execution is short, so dfs can explore
-// all interleavings.
-func genProgram(seed uint64) string {
+// Options choose what programs may contain.
+type Options struct {
+	Awaits bool // separate blocks with await(cond) as well as yield
+	_      struct{}
+}
+
+// Generate writes the program of a seed.
+func Generate(seed uint64, opts Options) string {
 	r := rand.New(rand.NewPCG(seed, 0x9e37))
 	globals := []string{"g0", "g1", "g2"}
 	var b strings.Builder
@@ -57,7 +65,7 @@ func genProgram(seed uint64) string {
 		blocks := 1 + r.IntN(3)
 		for blk := 0; blk < blocks; blk++ {
 			if blk > 0 {
-				if r.IntN(3) == 0 {
+				if opts.Awaits && r.IntN(3) == 0 {
 					fmt.Fprintf(&b, "  await(%s);\n", cond(locals))
 				} else {
 					b.WriteString("  yield;\n")
