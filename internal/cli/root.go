@@ -98,10 +98,11 @@ Programs are written in a small language (.blk files): see docs/language.md.
 
 Exit codes: 0 fine, 1 violations or runtime errors found, 2 bad input or usage,
 3 internal failure.`,
-		Example: `  icgen parse testdata/fig1.blk          # blocks and their read/write sets
-  icgen parse --ir testdata/fig1.blk     # the lowered IR
-  icgen run testdata/fig1.blk            # one interleaving
-  icgen run -D N=8 --schedule random --seed 3 testdata/fib.blk`,
+		Example: `  icgen parse testdata/fig1.blk                  # blocks and their read/write sets
+  icgen synth --format text -o - testdata/fig1.blk  # the ICs of every pair of blocks
+  icgen synth testdata/fib.blk                   # writes testdata/fib.ic.json
+  icgen explore --algo cdpor testdata/fig1.blk   # DPOR using the ICs
+  icgen run --replay "r#3 q#2 p#1" testdata/fig1.blk`,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
