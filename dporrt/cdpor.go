@@ -2,9 +2,9 @@ package dporrt
 
 import "slices"
 
-// This file holds what cdpor adds to sdpor (CAV'18 Alg. 1, lines 9, 11-12
-// and 17): independence constraints checked in the state where a race would
-// be reversed, and the transitive-uniformity condition U⇒ (Def. 4) that
+// This file holds what cdpor adds to sdpor (CAV'18 Alg. 1, lines 9 and 17):
+// independence constraints checked in the state where a race would be
+// reversed, under the transitive-uniformity condition U⇒ (Def. 4) that
 // makes using them in the back sets and sleep sets sound.
 
 // icCheck evaluates the constraints of the pair of blocks of events a and b
@@ -60,12 +60,16 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string) (holds, uniform bo
 }
 
 // constrainedRace handles the race of e = seq[i] with n = seq[k] (Alg. 1,
-// lines 7-13): in s[E'.û], where E' = pre(E, e) and û are the events
-// between e and n that happen before n, a constraint of I(ē, n̄) that holds
-// puts û.n.e in sleep(E'); unless one holds uniformly (U⇒), the race is
-// reversed through the back set as in sdpor. The current state is restored
-// by replaying the suffix (execution is deterministic). It reports whether
-// e and n were shown independent uniformly.
+// line 9): in s[E'.û], where E' = pre(E, e) and û are the events between e
+// and n that happen before n, a constraint of I(ē, n̄) that holds uniformly
+// (U⇒) means the race needs no back-set entry; otherwise the race is
+// reversed through the back set as in sdpor. It reports whether e and n
+// were shown independent uniformly. The current state is restored by
+// replaying the suffix (execution is deterministic).
+//
+// Lines 11-12 (putting û.n.e in sleep(E') whenever a constraint holds) are
+// not used: with them the differential test against dfs found a missed
+// final state on a generated program with awaits, not yet explained.
 func (x *explorer) constrainedRace(i, k int) bool {
 	e, n := x.seq[i], x.seq[k]
 	if pr, _ := x.opts.ICs.Pair(e.block.ID, n.block.ID); pr == nil || len(pr.Constraints) == 0 {
@@ -76,17 +80,10 @@ func (x *explorer) constrainedRace(i, k int) bool {
 	suffix := slices.Clone(x.seq[i : k+1])
 	x.st.Undo(e.mark)
 	x.seq = x.seq[:i]
-	var alt []*event
 	for _, pid := range u {
-		alt = append(alt, x.step(pid, false))
+		x.step(pid, false)
 	}
-	holds, uniform := x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID)
-	if holds {
-		// Run the reversed order to know its events exactly.
-		nAlt := x.step(n.pid, false)
-		eAlt := x.step(e.pid, false)
-		x.levels[i].sleep = append(x.levels[i].sleep, append(alt, nAlt, eAlt))
-	}
+	_, uniform := x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID)
 	x.restore(i, suffix)
 	if !uniform {
 		x.updateBack(i, k)

@@ -35,12 +35,12 @@
 //   - [Explore] with any algorithm reaches exactly the final states and
 //     violations dfs reaches (the differential tests check it); sdpor
 //     explores one trace per Mazurkiewicz class on programs without awaits.
-//   - cdpor uses independence constraints where Alg. 1 of the CAV'18 paper
-//     does: a constraint holding in s[E'.û] puts the reversed race û.n.e in
-//     sleep(E'); when it also holds uniformly (U⇒, with W(b) from the IC
-//     file) the race needs no back-set entry and the independence is
-//     recorded in the happens-before relation; sleepers stay asleep when
-//     their independence with the explored event is uniform. It always uses
+//   - cdpor uses independence constraints as Alg. 1 of the CAV'18 paper does
+//     in lines 9 and 17: when a constraint holds uniformly in s[E'.û] (U⇒,
+//     with W(b) from the IC file) the race needs no back-set entry and the
+//     independence is recorded in the happens-before relation; sleepers
+//     stay asleep when their independence with the explored event is
+//     uniform. Lines 11-12 (constraints in the sleep sets) are not used yet. It always uses
 //     the static dependency: dynamic read sets depend on the state, so
 //     independence under them is not transitively uniform (from z = -1 in
 //     Fig. 1 the order r.q.p would be missed).

@@ -137,8 +137,8 @@ type level struct {
 	enabled map[string]bool // processes enabled at E
 	back    []string        // processes to explore from E (source set)
 	done    map[string]bool // explored from E
-	// sleep holds sequences of events not to explore from E: a single
-	// process asleep, or (cdpor) a reversed race whose result is known.
+	// sleep holds sequences of events not to explore from E (Alg. 1 allows
+	// sequences; today every entry is a single process asleep).
 	sleep [][]*event
 }
 

@@ -41,8 +41,9 @@ runtime error with a schedule that reaches it (replay it with icgen run
 
 Algorithms: dfs explores every interleaving (the oracle); sdpor is
 Source-DPOR with source sets and sleep sets; cdpor is Constrained DPOR
-(CAV'18 Alg. 1): sdpor using independence constraints, from --ics FILE or
-synthesized first when --ics is not given. --dep static decides dependency
+(CAV'18 Alg. 1, lines 9 and 17): sdpor using independence constraints to
+skip race reversals and keep processes asleep, from --ics FILE or synthesized
+first when --ics is not given. --dep static decides dependency
 by the blocks' syntactic read/write sets, as the papers' tools do; the
 default, dynamic, by the locations events really touched. cdpor always uses
 the static dependency: its uniformity condition needs a dependency that holds
