@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -56,16 +57,24 @@ func parse(file string, src []byte) (*pFile, ErrorList) {
 			return nil, append(errs, errSyntax(Pos{File: file, Line: 1, Col: 1}, err.Error()))
 		}
 		p := fromLexer(pe.Position())
-		if p.Line == 0 { // participle reports end of input without a position
-			p = endPos(file, src)
+		if p.Line == 0 || strings.HasPrefix(pe.Message(), `unexpected token "<EOF>"`) {
+			// Point just past the last token, on a line the user can see,
+			// rather than at the blank end of the file.
+			p = endPos(file, bytes.TrimRight(work, " \t\r\n"))
 		}
 		p.File = file
-		if kw, ok := keywordAsName(pe.Message()); ok {
+		kw, isKw := keywordAsName(pe.Message())
+		if isKw {
 			errs = append(errs, errKeyword(p, kw))
 		} else {
 			errs = append(errs, errSyntax(p, syntaxMessage(pe.Message())))
 		}
 		lo, hi := chunkAround(sr.starts, len(work), p.Offset)
+		if isKw && lo == p.Offset && lo > 0 {
+			// A declaration keyword used as a name ("param init = 1;") looks
+			// like the start of a declaration: blank the one it is part of.
+			lo, _ = chunkAround(sr.starts, len(work), p.Offset-1)
+		}
 		if !blank(work, lo, hi) {
 			return nil, errs
 		}
@@ -93,11 +102,143 @@ func keywordAsName(m string) (string, bool) {
 
 var keywords = []string{"param", "global", "proc", "func", "init", "int", "bool", "if", "else", "while", "spawn", "assert", "yield", "await", "return", "true", "false"}
 
-// syntaxMessage rewrites participle's wording into ours.
+// syntaxMessage rewrites participle's wording into ours. Participle says
+// what it expected as the rest of the grammar sequence that failed, e.g.
+// `<ident> "(" (PFormal ("," PFormal)*)? ")" PBlock`; only the tokens that
+// could come next matter to the user ("expected name").
 func syntaxMessage(m string) string {
 	m = strings.Replace(m, `unexpected token "<EOF>"`, "unexpected end of file", 1)
 	m = strings.Replace(m, "unexpected token ", "unexpected ", 1)
+	if i := strings.Index(m, " (expected "); i >= 0 && strings.HasSuffix(m, ")") {
+		if first, ok := firstExpected(m[i+len(" (expected ") : len(m)-1]); ok {
+			return m[:i] + " (expected " + first + ")"
+		}
+	}
 	return grammarNames.Replace(m)
+}
+
+// firstExpected returns the tokens that may start the EBNF sequence exp,
+// in words: `"}"`, `name or ")"`. It fails on what it does not understand.
+func firstExpected(exp string) (string, bool) {
+	var toks []string
+	for i := 0; i < len(exp); {
+		switch c := exp[i]; {
+		case c == ' ':
+			i++
+		case c == '"':
+			j := i + 1
+			for j < len(exp) && exp[j] != '"' {
+				if exp[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(exp) {
+				return "", false
+			}
+			toks = append(toks, exp[i:j+1])
+			i = j + 1
+		case c == '<':
+			j := strings.IndexByte(exp[i:], '>')
+			if j < 0 {
+				return "", false
+			}
+			toks = append(toks, exp[i:i+j+1])
+			i += j + 1
+		case strings.IndexByte("()|?*+!", c) >= 0:
+			toks = append(toks, exp[i:i+1])
+			i++
+		case isIdentStart(c):
+			j := i
+			for j < len(exp) && isIdentChar(exp[j]) {
+				j++
+			}
+			toks = append(toks, exp[i:j])
+			i = j
+		default:
+			return "", false
+		}
+	}
+	k := 0
+	first, _, ok := firstAlt(toks, &k)
+	if !ok || k != len(toks) || len(first) == 0 {
+		return "", false
+	}
+	var words []string
+	seen := map[string]bool{}
+	for _, t := range first {
+		switch {
+		case t == "<ident>":
+			t = "name"
+		case t == "<int>":
+			t = "integer"
+		case t == "<string>":
+			t = "string"
+		case t[0] != '"':
+			t = grammarNames.Replace(t)
+		}
+		if !seen[t] {
+			seen[t] = true
+			words = append(words, t)
+		}
+	}
+	if len(words) == 1 {
+		return words[0], true
+	}
+	if seen["statement"] { // any of the statement keywords, or a name
+		return "statement", true
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1], true
+}
+
+// firstAlt parses alternatives "a | b" from toks[*k:] up to ")" or the end,
+// returning the tokens that may come first and whether the whole may be empty.
+func firstAlt(toks []string, k *int) (first []string, empty, ok bool) {
+	for {
+		f, e, ok := firstSeq(toks, k)
+		if !ok {
+			return nil, false, false
+		}
+		first, empty = append(first, f...), empty || e
+		if *k < len(toks) && toks[*k] == "|" {
+			*k++
+			continue
+		}
+		return first, empty, true
+	}
+}
+
+// firstSeq parses a sequence of (possibly repeated or optional) elements.
+func firstSeq(toks []string, k *int) (first []string, empty, ok bool) {
+	empty = true
+	for *k < len(toks) && toks[*k] != "|" && toks[*k] != ")" {
+		var f []string
+		var e bool
+		switch t := toks[*k]; {
+		case t == "(":
+			*k++
+			if f, e, ok = firstAlt(toks, k); !ok || *k >= len(toks) || toks[*k] != ")" {
+				return nil, false, false
+			}
+			*k++
+		case strings.ContainsAny(t[:1], "?*+!"):
+			return nil, false, false
+		default:
+			f = []string{t}
+			*k++
+		}
+		if *k < len(toks) && (toks[*k] == "?" || toks[*k] == "*") {
+			e = true
+			*k++
+		} else if *k < len(toks) && (toks[*k] == "+" || toks[*k] == "!") {
+			*k++
+		}
+		if empty {
+			first = append(first, f...)
+		}
+		empty = empty && e
+	}
+	return first, empty, true
 }
 
 // grammarNames turns the parse tree's type names, which participle puts in
@@ -112,17 +253,9 @@ var grammarNames = strings.NewReplacer(
 	"PYield", `"yield"`, "PAwait", `"await"`, "PReturn", `"return"`,
 )
 
+// endPos is the position just past the end of src (columns count runes).
 func endPos(file string, src []byte) Pos {
-	line, col := 1, 1
-	for _, c := range src {
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return Pos{File: file, Offset: len(src), Line: line, Col: col}
+	return advancePos(Pos{File: file, Line: 1, Col: 1}, src)
 }
 
 func fromLexer(p lexer.Position) Pos {
@@ -222,7 +355,7 @@ func (c *checker) file(pf *pFile) {
 			c.global(d.Global)
 		case d.Proc != nil:
 			p := &Proc{Name: d.Proc.Name, Pos: c.pos(d.Proc.Pos), Index: len(c.prog.Procs)}
-			if c.declareTop(p.Name, p.Pos) {
+			if c.declareTop(p.Name, c.nameAfter(p.Pos, p.Name)) {
 				c.procs[p.Name] = p
 				c.prog.Procs = append(c.prog.Procs, p)
 				procDecls = append(procDecls, d.Proc)
@@ -233,7 +366,7 @@ func (c *checker) file(pf *pFile) {
 			if d.Func.Result != "" {
 				f.Result = parseType(d.Func.Result)
 			}
-			if c.declareTop(f.Name, f.Pos) {
+			if c.declareTop(f.Name, c.nameAfter(f.Pos, f.Name)) {
 				c.funcs[f.Name] = f
 				c.prog.Funcs = append(c.prog.Funcs, f)
 				funcDecls = append(funcDecls, d.Func)
@@ -270,6 +403,58 @@ func (c *checker) file(pf *pFile) {
 	c.recursion()
 }
 
+// nameAfter returns the position of the first occurrence of the identifier
+// name at or after p, skipping comments: the name of a declaration or spawn
+// whose node position is its keyword or type. It returns p when the name is
+// not found (it always is, since the parser saw it).
+func (c *checker) nameAfter(p Pos, name string) Pos {
+	src := c.src
+	q := p
+	for i := p.Offset; i < len(src) && i >= 0; {
+		switch ch := src[i]; {
+		case ch == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
+			end := len(src)
+			if src[i+1] == '/' {
+				if k := bytes.IndexByte(src[i:], '\n'); k >= 0 {
+					end = i + k
+				}
+			} else if k := bytes.Index(src[i+2:], []byte("*/")); k >= 0 {
+				end = i + 2 + k + 2
+			}
+			q = advancePos(q, src[i:end])
+			i = end
+		case isIdentStart(ch):
+			j := i
+			for j < len(src) && isIdentChar(src[j]) {
+				j++
+			}
+			if string(src[i:j]) == name {
+				return q
+			}
+			q = advancePos(q, src[i:j])
+			i = j
+		default:
+			q = advancePos(q, src[i:i+1])
+			i++
+		}
+	}
+	return p
+}
+
+// advancePos moves p past the bytes b (columns count runes).
+func advancePos(p Pos, b []byte) Pos {
+	for _, ch := range b {
+		p.Offset++
+		if ch == '\n' {
+			p.Line++
+			p.Col = 1
+		} else if ch&0xC0 != 0x80 {
+			p.Col++
+		}
+	}
+	return p
+}
+
 // shift moves a position n columns (used to point at a closing brace).
 func (p Pos) shift(n int) Pos {
 	p.Col += n
@@ -290,7 +475,7 @@ func (c *checker) param(d *pParam) {
 	} else {
 		p.Default = n
 	}
-	if c.declareTop(p.Name, p.Pos) {
+	if c.declareTop(p.Name, c.nameAfter(p.Pos, p.Name)) {
 		c.params[p.Name] = p
 		c.prog.Params = append(c.prog.Params, p)
 	}
@@ -317,7 +502,7 @@ func (c *checker) global(d *pGlobal) {
 		v := &Var{Name: gv.Name, Kind: Global, Type: t, Pos: c.pos(gv.Pos), Index: len(c.prog.Globals)}
 		if gv.Size != nil {
 			if t != Int {
-				c.report(errArrayType(v.Pos))
+				c.report(errArrayType(v.Pos, v.Name, t))
 			}
 			v.Type = IntArray
 			v.Size = c.arraySize(gv.Name, gv.Size)
@@ -381,11 +566,11 @@ func (c *checker) globalInit(v *Var, in *pInit2) {
 	for _, pe := range elems {
 		e := c.expr(pe)
 		if !isConstant(e) {
-			c.report(errNotConstant(e.Pos(), "initializer of "+v.Name))
+			c.report(errNotConstant(c.pos(pe.Pos), "initializer of "+v.Name))
 			continue
 		}
 		if e.Type() != want && e.Type() != badType {
-			c.report(errAssignType(e.Pos(), v.Name, want, e.Type()))
+			c.report(errAssignType(c.pos(pe.Pos), v.Name, want, e.Type()))
 		}
 		v.Init = append(v.Init, e)
 	}
@@ -407,7 +592,7 @@ func (c *checker) formals(fs []*pFormal, locals *[]*Var) []*Var {
 	seen := map[string]Pos{}
 	var out []*Var
 	for _, f := range fs {
-		p := c.pos(f.Pos)
+		p := c.nameAfter(c.pos(f.Pos), f.Name)
 		if prev, ok := seen[f.Name]; ok {
 			c.report(errRedeclared(p, f.Name, prev))
 			continue
@@ -473,7 +658,7 @@ func (c *checker) stmt(s *pStmt) []Stmt {
 			c.report(errLabel(p, label))
 			label = ""
 		} else if prev, ok := c.labels[label]; ok {
-			c.report(errRedeclared(p, label, prev))
+			c.report(errLabelRedeclared(p, label, prev))
 		} else {
 			c.labels[label] = p
 		}
@@ -488,7 +673,7 @@ func (c *checker) stmt(s *pStmt) []Stmt {
 			if lv.Init != nil {
 				val = c.expr(lv.Init)
 				if val.Type() != t && val.Type() != badType {
-					c.report(errAssignType(val.Pos(), lv.Name, t, val.Type()))
+					c.report(errAssignType(c.pos(lv.Init.Pos), lv.Name, t, val.Type()))
 				}
 			} else if t == Bool {
 				val = &BoolLit{At: vp}
@@ -549,7 +734,7 @@ func (c *checker) ifStmt(s *pIf) *IfStmt {
 func (c *checker) cond(e *pExpr, what string) Expr {
 	x := c.expr(e)
 	if x.Type() != Bool && x.Type() != badType {
-		c.report(errCondition(x.Pos(), what, x.Type()))
+		c.report(errCondition(c.pos(e.Pos), what, x.Type()))
 	}
 	return x
 }
@@ -562,10 +747,10 @@ func (c *checker) spawn(s *pSpawn) Stmt {
 	args := c.exprs(s.Args)
 	pr, ok := c.procs[s.Proc]
 	if !ok {
-		c.reportNotFound(p.shift(6), s.Proc, "a proc")
+		c.reportNotFound(c.nameAfter(p, s.Proc), s.Proc, "a proc")
 		return &SpawnStmt{At: p, Args: args}
 	}
-	c.arguments(p, "proc", pr.Name, pr.Params, args)
+	c.arguments(p, "proc", pr.Name, pr.Params, args, s.Args)
 	return &SpawnStmt{At: p, Proc: pr, Args: args}
 }
 
@@ -587,14 +772,16 @@ func (c *checker) reportNotFound(p Pos, name, want string) {
 	}
 }
 
-func (c *checker) arguments(p Pos, what, name string, formals []*Var, args []Expr) {
+// arguments checks the number and types of args (parsed from raw) against
+// formals; a type error points at the start of the argument.
+func (c *checker) arguments(p Pos, what, name string, formals []*Var, args []Expr, raw []*pExpr) {
 	if len(formals) != len(args) {
 		c.report(errArity(p, what, name, len(formals), len(args)))
 		return
 	}
 	for i, a := range args {
 		if a.Type() != formals[i].Type && a.Type() != badType {
-			c.report(errArgType(a.Pos(), i+1, name, formals[i].Type, a.Type()))
+			c.report(errArgType(c.pos(raw[i].Pos), i+1, name, formals[i].Type, a.Type()))
 		}
 	}
 }
@@ -620,7 +807,7 @@ func (c *checker) returnStmt(s *pReturn) Stmt {
 		case c.fn.Result != Void && st.Value == nil:
 			c.report(errReturnMissingValue(p, name, c.fn.Result))
 		case st.Value != nil && st.Value.Type() != c.fn.Result && st.Value.Type() != badType:
-			c.report(errAssignType(st.Value.Pos(), "the result of "+name, c.fn.Result, st.Value.Type()))
+			c.report(errReturnType(c.pos(s.Value.Pos), name, c.fn.Result, st.Value.Type()))
 		}
 	}
 	return st
@@ -649,7 +836,7 @@ func (c *checker) simple(s *pSimple) []Stmt {
 		want = Int
 	}
 	if rhs.Type() != want && rhs.Type() != badType {
-		c.report(errAssignType(rhs.Pos(), name, want, rhs.Type()))
+		c.report(errAssignType(c.pos(s.Rhs.Pos), name, want, rhs.Type()))
 	}
 	return []Stmt{&AssignStmt{At: p, Target: lv, Value: rhs}}
 }
@@ -677,11 +864,11 @@ func (c *checker) lvalue(e *pExpr) (LValue, string, bool) {
 	if pr.Index != nil {
 		idx := c.expr(pr.Index)
 		if v.Type != IntArray {
-			c.report(errNotKind(p, name, "not an array", "indexable"))
+			c.report(errNotKind(p, name, article(v.Type.String())+" variable", "an array"))
 			return LValue{}, "", false
 		}
 		if idx.Type() != Int && idx.Type() != badType {
-			c.report(errIndexType(idx.Pos(), idx.Type()))
+			c.report(errIndexType(c.pos(pr.Index.Pos), idx.Type()))
 		}
 		return LValue{Var: v, Index: idx}, name + "[...]", true
 	}
@@ -828,7 +1015,7 @@ func (c *checker) primary(pr *pPrimary, stmt bool) Expr {
 			c.report(errNotConstant(p, "a global initializer"))
 			return &badExpr{At: p}
 		}
-		c.arguments(p, "func", name, f.Params, args)
+		c.arguments(p, "func", name, f.Params, args, pr.Call.Args)
 		if c.fn != nil && c.kind == inFunc {
 			c.fn.Calls = appendFunc(c.fn.Calls, f)
 		}
@@ -852,7 +1039,7 @@ func (c *checker) primary(pr *pPrimary, stmt bool) Expr {
 			return &badExpr{At: p}
 		}
 		if idx.Type() != Int && idx.Type() != badType {
-			c.report(errIndexType(idx.Pos(), idx.Type()))
+			c.report(errIndexType(c.pos(pr.Index.Pos), idx.Type()))
 		}
 		return &IndexExpr{At: p, Array: v, Index: idx}
 	}
@@ -925,7 +1112,7 @@ func (c *checker) recursion() {
 					names = append(names, s.Name)
 				}
 				names = append(names, g.Name)
-				c.report(errRecursion(g.Pos, strings.Join(names, " -> ")))
+				c.report(errRecursion(c.nameAfter(g.Pos, g.Name), strings.Join(names, " -> ")))
 			}
 		}
 		stack = stack[:len(stack)-1]

@@ -7,7 +7,8 @@ import (
 )
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
-// bytes. The zero Pos means "no position".
+// runes (UTF-8 characters), as the lexer does; Offset counts bytes. The zero
+// Pos means "no position".
 type Pos struct {
 	File   string
 	Offset int
@@ -108,19 +109,24 @@ func sourceLine(src []byte, n int) (string, bool) {
 	return strings.TrimRight(lines[n-1], "\r"), true
 }
 
-// caretPad returns the whitespace that puts a caret under byte column col of
-// line, keeping tabs so the caret lines up in a terminal.
+// caretPad returns the whitespace that puts a caret under (rune) column col
+// of line, keeping tabs so the caret lines up in a terminal.
 func caretPad(line string, col int) string {
 	var b strings.Builder
-	for i := 0; i < col-1 && i < len(line); i++ {
-		if line[i] == '\t' {
+	n := 0
+	for _, r := range line {
+		if n >= col-1 {
+			break
+		}
+		if r == '\t' {
 			b.WriteByte('\t')
-		} else if line[i]&0xC0 != 0x80 { // count runes, not continuation bytes
+		} else {
 			b.WriteByte(' ')
 		}
+		n++
 	}
-	if col-1 > len(line) {
-		b.WriteString(strings.Repeat(" ", col-1-len(line)))
+	if n < col-1 {
+		b.WriteString(strings.Repeat(" ", col-1-n))
 	}
 	return b.String()
 }
@@ -198,14 +204,22 @@ func errArraySize(p Pos, name string) *Error {
 	return errAt(p, "size of array %s must be a positive integer literal or a param", name)
 }
 func errInitLen(p Pos, name string, size int64, got int) *Error {
-	return errAt(p, "array %s has %d elements but %d initializers", name, size, got)
+	return errAt(p, "array %s has %d element%s but %d initializer%s", name, size, plural(int(size)), got, plural(got))
 }
 func errInitList(p Pos, name string) *Error {
 	return errAt(p, "%s is not an array: a list initializer needs an array", name)
 }
-func errArrayType(p Pos) *Error { return errAt(p, "arrays must have element type int") }
+func errArrayType(p Pos, name string, t Type) *Error {
+	return errAt(p, "array %s must have element type int, not %s", name, t)
+}
 func errDuplicateInit(p Pos, prev Pos) *Error {
 	return errAt(p, "init redeclared (previous init at %d:%d)", prev.Line, prev.Col)
+}
+func errLabelRedeclared(p Pos, label string, prev Pos) *Error {
+	return errAt(p, "label %s redeclared (previous label at %d:%d)", label, prev.Line, prev.Col)
+}
+func errReturnType(p Pos, fn string, want, got Type) *Error {
+	return errAt(p, "cannot return %s from %s (result type %s)", got, fn, want)
 }
 func errLabel(p Pos, label string) *Error {
 	return errAt(p, "label %s: only yield and await statements can be labeled", label)

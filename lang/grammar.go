@@ -23,7 +23,11 @@ var parser = participle.MustBuild[pFile](
 	participle.Lexer(tokens),
 	participle.Elide("Comment", "Whitespace"),
 	participle.Unquote("String"),
-	participle.UseLookahead(2),
+	// No backtracking once a branch has consumed a token: the grammar is
+	// LL(1) but for statement labels, which use an explicit lookahead group.
+	// A failure is then reported where it happens ("x = 1 + ;" at ";"),
+	// not at the start of the statement that was abandoned.
+	participle.UseLookahead(0),
 )
 
 type pFile struct {
@@ -104,7 +108,7 @@ type pBlock struct {
 
 type pStmt struct {
 	Pos    lexer.Position
-	Label  string   `parser:"(@Ident \":\")?"`
+	Label  string   `parser:"((?= Ident \":\") @Ident \":\")?"`
 	Local  *pLocal  `parser:"(  @@"`
 	If     *pIf     `parser:" | @@"`
 	While  *pWhile  `parser:" | @@"`

@@ -397,16 +397,19 @@ func buildBlocks(prog *Program, pr *Proc, sums map[*Func]*summary) {
 				}
 			}
 		}
-		rw := &rwCollector{reads: varSet{}, writes: varSet{}, sums: func(f *Func) *summary { return sums[f] }}
 		for id := range in {
 			b.Nodes = append(b.Nodes, id)
+		}
+		// Visit the nodes in order: Calls lists funcs in first-call order,
+		// which must not depend on map iteration.
+		sort.Ints(b.Nodes)
+		rw := &rwCollector{reads: varSet{}, writes: varSet{}, sums: func(f *Func) *summary { return sums[f] }}
+		for _, id := range b.Nodes {
 			rw.node(pr.Nodes[id])
 			if l := pr.Nodes[id].Loop; l != nil && !l.Points {
 				b.Loops = append(b.Loops, l)
 			}
 		}
-		sort.Ints(b.Nodes)
-		sort.Slice(b.Loops, func(i, j int) bool { return b.Loops[i].Header < b.Loops[j].Header })
 		b.Reads, b.Writes, b.Calls = rw.reads.sorted(), rw.writes.sorted(), rw.calls
 		for _, nb := range pr.Blocks {
 			if next[nb] {

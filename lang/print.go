@@ -50,6 +50,18 @@ func FormatIR(p *Program) string {
 	return b.String()
 }
 
+// FormatBlocks renders every block of the program on one line, in
+// Program.Blocks order (see [BlockSummary]): the summary "icgen parse" is
+// about.
+func FormatBlocks(p *Program) string {
+	var b strings.Builder
+	for _, bl := range p.Blocks {
+		b.WriteString(BlockSummary(bl))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // BlockSummary renders one block on one line: id, reads, writes, the blocks
 // that may follow (and "end"), spawns, calls, in-block loops and live locals.
 func BlockSummary(bl *Block) string {
@@ -138,7 +150,7 @@ func writeNodes(b *strings.Builder, nodes []*Node) {
 			pt := n.Point
 			fmt.Fprintf(b, "point %s", pt.Kind)
 			if pt.Guard != nil {
-				fmt.Fprintf(b, " (%s)", ExprString(pt.Guard))
+				fmt.Fprintf(b, " %s", condText(pt.Guard))
 			}
 			if pt.Block != nil {
 				fmt.Fprintf(b, " [block %s]", pt.Block.ID)
@@ -147,19 +159,20 @@ func writeNodes(b *strings.Builder, nodes []*Node) {
 		case NodeAssign:
 			fmt.Fprintf(b, "%s = %s -> %s", lvalueText(n.Target), ExprString(n.Value), succText(n.Next))
 		case NodeBranch:
-			fmt.Fprintf(b, "if %s -> %s else %s", ExprString(n.Cond), succText(n.Next), succText(n.Else))
+			fmt.Fprintf(b, "if %s -> %s else %s", condText(n.Cond), succText(n.Next), succText(n.Else))
 			if l := n.Loop; l != nil {
 				fmt.Fprintf(b, "  [loop")
 				if len(l.Body) > 0 {
 					fmt.Fprintf(b, " body %d..%d", l.Body[0], l.Body[len(l.Body)-1])
 				}
+				fmt.Fprintf(b, " exit %s", succText(l.Exit))
 				if l.Points {
 					b.WriteString(", spans points")
 				}
 				b.WriteString("]")
 			}
 		case NodeAssert:
-			fmt.Fprintf(b, "assert %s", ExprString(n.Cond))
+			fmt.Fprintf(b, "assert %s", condText(n.Cond))
 			if n.Msg != "" {
 				fmt.Fprintf(b, " %q", n.Msg)
 			}
@@ -193,8 +206,18 @@ func exprsText(es []Expr) string {
 	return strings.Join(parts, ", ")
 }
 
+// condText renders a condition in parentheses, as written in the source:
+// (x > 0), (done), (!done).
+func condText(e Expr) string {
+	if _, ok := e.(*BinaryExpr); ok {
+		return ExprString(e)
+	}
+	return "(" + ExprString(e) + ")"
+}
+
 // ExprString renders an expression with binary operations parenthesized,
-// so the tree is visible: (1 + (2 * 3)).
+// so the tree is visible: (1 + (2 * 3)). The operand of a unary operator is
+// parenthesized when it is itself unary: -(-x), !(!b).
 func ExprString(e Expr) string {
 	switch e := e.(type) {
 	case *IntLit:
@@ -208,6 +231,9 @@ func ExprString(e Expr) string {
 	case *IndexExpr:
 		return e.Array.Name + "[" + ExprString(e.Index) + "]"
 	case *UnaryExpr:
+		if _, ok := e.X.(*UnaryExpr); ok {
+			return e.Op.String() + "(" + ExprString(e.X) + ")"
+		}
 		return e.Op.String() + ExprString(e.X)
 	case *BinaryExpr:
 		return "(" + ExprString(e.X) + " " + e.Op.String() + " " + ExprString(e.Y) + ")"

@@ -1,0 +1,96 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCompiles: programs at the edges of the naming and typing rules that
+// must be accepted. want lists lines the printed IR must contain (the
+// expression trees are fully parenthesized, so they show precedence).
+func TestCompiles(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, src string
+		want      []string
+	}{
+		{"else-if chain",
+			"global int x; proc p() { if (x < 0) { x = 0; } else if (x < 5) { x = 1; } else if (x < 9) { x = 2; } else { x = 3; } }",
+			[]string{"if (x < 0) -> 2 else 3", "if (x < 5) -> 4 else 5", "if (x < 9) -> 6 else 7", "x = 3 -> end"}},
+		{"bool locals",
+			"global bool b; proc p() { bool c = !b, d; b = c == d; d = c && (b || false); }",
+			[]string{"c = !b", "d = false", "b = (c == d)", "d = (c && (b || false))"}},
+		{"sibling scopes reuse a name",
+			"global int x; proc p() { if (x > 0) { int t = 1; x = t; } else { int t = 2; x = t; } { int t = 3; x = t; } }",
+			[]string{"locals 0:int t, 1:int t, 2:int t"}},
+		{"a local reused after its scope ends",
+			"proc p() { while (true) { int i = 0; yield; } { int i = 1; } }",
+			[]string{"locals 0:int i, 1:int i"}},
+		{"func calls a func declared later",
+			"func int f(int v) { return g(v) + 1; } func int g(int v) { return v * 2; } global int x; proc p() { x = f(x); }",
+			[]string{"return (g(v) + 1)", "calls {f, g}"}},
+		{"void func as a statement",
+			"global int x; func bump(int by) { x = x + by; } proc p() { bump(2); }",
+			[]string{"call bump(2) -> end"}},
+		{"int func as a statement drops its result",
+			"global int x; func int next() { x = x + 1; return x; } proc p() { next(); }",
+			[]string{"call next() -> end"}},
+		{"unary minus on literals",
+			"param N = -3; global int x = -5; proc p() { x = -x - -1; x = -N; }",
+			[]string{"param N = -3", "global int x = -5", "x = (-x - -1)", "x = -N"}},
+		{"precedence",
+			"global int x; global bool b; proc p() { b = 1 + 2 * 3 == 7 && !false || x < 0; }",
+			[]string{"b = ((((1 + (2 * 3)) == 7) && !false) || (x < 0))"}},
+		{"left associativity",
+			"global int x; proc p() { x = 10 - 3 - 2; x = 8 / 2 % 3; }",
+			[]string{"x = ((10 - 3) - 2)", "x = ((8 / 2) % 3)"}},
+		{"parentheses override precedence",
+			"global int x; proc p() { x = (1 + 2) * (3 - x); }",
+			[]string{"x = ((1 + 2) * (3 - x))"}},
+		{"labels and variables share names",
+			"global int ready; proc p() { ready: await(ready > 0); ready = 0; }",
+			[]string{"block p@ready"}},
+		{"procs spawn procs declared later",
+			"proc a() { spawn b(1); } proc b(int n) { if (n > 0) { spawn a(); } }",
+			[]string{"spawn b(1)", "spawn a()"}},
+		{"param sizes and initializers",
+			"param N = 2; param V = 7; global int a[N] = V, b[N] = {V, -V};",
+			[]string{"global int a[N] = V", "global int b[N] = {V, -V}"}},
+		{"the most negative integer",
+			"global int m = -9223372036854775807 - 1; proc p() { m = m + 9223372036854775807; }",
+			[]string{"global int m = (-9223372036854775807 - 1)"}},
+		{"no init", "global int x; proc p() { x = 1; }", nil},
+		{"empty file", "", nil},
+		{"only comments", "// nothing\n/* at\nall */", nil},
+		{"return in a proc", "global int x; proc p() { if (x > 0) { return; } x = 1; }", []string{"return"}},
+		{"int func returning on every path",
+			"func int sign(int v) { if (v < 0) { return -1; } else if (v == 0) { return 0; } else { return 1; } }",
+			nil},
+		{"assert with and without message",
+			"global int x; proc p() { assert(x >= 0); assert(x < 9, \"small\"); }",
+			[]string{"assert (x >= 0) -> 2", "assert (x < 9) \"small\" -> end"}},
+		{"params shadow nothing but may be assigned",
+			"global int total; proc p(int n) { while (n > 0) { total = total + n; n = n - 1; } }",
+			[]string{"n = (n - 1)"}},
+		{"comments everywhere",
+			"/* a */ global /* b */ int x; // c\nproc /* d */ p() { /* e */ x = 1; // f\n}",
+			[]string{"x = 1 -> end"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			src := []byte(tc.src)
+			p, errs := Compile("ok.blk", src)
+			if errs != nil {
+				t.Fatal(errs.Format(src))
+			}
+			sanity(t, p)
+			ir := FormatIR(p)
+			for _, w := range tc.want {
+				if !strings.Contains(ir, w) {
+					t.Errorf("IR lacks %q:\n%s", w, ir)
+				}
+			}
+		})
+	}
+}
