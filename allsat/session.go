@@ -1,6 +1,7 @@
 package allsat
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -75,31 +76,51 @@ func (v *solver) check(deadline time.Time) (status, string) {
 	if v.err != nil {
 		return unknown, v.err.Error()
 	}
-	return convert(v.s.Check(deadline))
+	return convert(v.checkBy(deadline))
+}
+
+// checkBy checks under lits until deadline (zero: none).
+func (v *solver) checkBy(deadline time.Time, lits ...handle) z3.Result {
+	if deadline.IsZero() {
+		return v.s.CheckAssumptions(lits...)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	return v.s.CheckContext(ctx, lits...)
 }
 
 func (v *solver) checkAssuming(lits []handle, deadline time.Time) (status, string) {
 	if v.err != nil {
 		return unknown, v.err.Error()
 	}
-	return convert(v.s.CheckAssumptions(lits, deadline))
+	return convert(v.checkBy(deadline, lits...))
 }
 
 // modelValues evaluates atoms in the last model.
-func (v *solver) modelValues(hs []handle) ([]bool, error) { return v.s.ModelValues(hs) }
+func (v *solver) modelValues(hs []handle) ([]bool, error) {
+	m, err := v.s.Model()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(hs))
+	for i, h := range hs {
+		out[i], _ = m.Eval(h, true).Bool()
+	}
+	return out, v.sess.ctx.Err()
+}
 
 // coreAtoms returns the indices of the indicator constants (or their
 // negations) in the last unsat core.
 func (v *solver) coreAtoms(indicators []handle) map[int]bool {
 	ctx := v.sess.ctx
-	byID := map[uint]int{}
+	byID := map[uint32]int{}
 	for i, b := range indicators {
-		byID[ctx.ID(b)] = i
-		byID[ctx.ID(ctx.Not(b))] = i
+		byID[b.ID()] = i
+		byID[ctx.Not(b).ID()] = i
 	}
 	out := map[int]bool{}
 	for _, t := range v.s.UnsatCore() {
-		if i, ok := byID[ctx.ID(t)]; ok {
+		if i, ok := byID[t.ID()]; ok {
 			out[i] = true
 		}
 	}
