@@ -123,7 +123,6 @@ type event struct {
 	clock  []int // vector clock: per process index, the number of its events that happen-before (or are) this one
 	seq    int   // position of this event among its process's events (1-based)
 	err    *RuntimeError
-	parent int // index in State.Procs of the creator of proc (-1: init)
 	// indep holds the positions of earlier dependent events this one is
 	// proven independent of (cdpor, U⇒): they are not its predecessors.
 	indep map[int]bool
@@ -348,7 +347,7 @@ func (x *explorer) stepIndep(pid string, record bool, indep map[int]bool) *event
 	viol := len(x.st.Violations)
 	x.st.StepInto(i, &x.scratch)
 	e := &x.scratch
-	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, parent: -1, indep: indep}
+	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, indep: indep}
 	if x.opts.Dep == Static {
 		ev.reads, ev.writes = x.staticSets(e.Block)
 	} else {
@@ -493,7 +492,7 @@ func hb(a, b *event) bool { return a.proc < len(b.clock) && b.clock[a.proc] >= a
 func (x *explorer) blockedRaces() {
 	for _, i := range x.st.Blocked() {
 		p := x.st.Procs[i]
-		ev := &event{proc: i, pid: p.Key(), block: p.Point.Block, parent: -1, virtual: true}
+		ev := &event{proc: i, pid: p.Key(), block: p.Point.Block, virtual: true}
 		if x.opts.Dep == Static {
 			ev.reads, _ = x.staticSets(p.Point.Block)
 		} else {

@@ -3,6 +3,7 @@ package dporrt
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,21 +64,14 @@ func hbKey(seq []*event) string {
 		var preds []string
 		for j := 0; j < k; j++ {
 			if hb(seq[j], ev) {
-				preds = append(preds, seq[j].pid+"/"+itoa(seq[j].seq))
+				preds = append(preds, seq[j].pid+"/"+strconv.Itoa(seq[j].seq))
 			}
 		}
 		sort.Strings(preds)
-		parts[k] = ev.pid + "/" + itoa(ev.seq) + "<-" + strings.Join(preds, ",")
+		parts[k] = ev.pid + "/" + strconv.Itoa(ev.seq) + "<-" + strings.Join(preds, ",")
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ";")
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // checkOptimal compares sdpor's complete traces with the number of

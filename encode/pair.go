@@ -2,6 +2,7 @@ package encode
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
@@ -59,7 +60,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols) *Formula {
 		}
 	}
 	if spawnInexact {
-		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+itoa(uf.MaxExact)+" of one proc, or spawned inside a loop)")
+		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(uf.MaxExact)+" of one proc, or spawned inside a loop)")
 	}
 	f.F = ElimArrays(ts.Or(disj...))
 	var guards []*ts.Term
@@ -135,11 +136,4 @@ func mergeUnique(a, b []string) []string {
 		}
 	}
 	return a
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }

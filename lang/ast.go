@@ -1,7 +1,5 @@
 package lang
 
-import "fmt"
-
 // Type is the type of a variable or expression.
 type Type int
 
@@ -391,5 +389,3 @@ func (k VarKind) String() string {
 	}
 	return "local"
 }
-
-var _ = fmt.Sprint

@@ -385,9 +385,8 @@ func (c *checker) file(pf *pFile) {
 	c.prog.Hash = hex.EncodeToString(sum[:])
 
 	// Pass 2: bodies.
-	for i, pd := range procDecls {
+	for _, pd := range procDecls {
 		p := c.procs[pd.Name]
-		_ = i
 		p.Body = c.body(inProc, nil, &p.Locals, p.Params, pd.Body)
 	}
 	for _, fd := range funcDecls {
@@ -1124,5 +1123,3 @@ func (c *checker) recursion() {
 		}
 	}
 }
-
-var _ = fmt.Sprint

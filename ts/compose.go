@@ -181,9 +181,6 @@ func (t *Transition) String() string {
 	if len(next) > 0 && !allEnd(next) {
 		s += "; next " + strings.Join(next, ", ")
 	}
-	if !t.NoOverflow.IsTrue() && false {
-		s += "; no overflow: " + t.NoOverflow.key
-	}
 	return s
 }
 

@@ -26,7 +26,7 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 	reads, writes, eff := x.syms.prog.Access(body)
 	declared := map[*lang.Var]bool{}
 	for _, b := range body[1:] {
-		if b.Kind == lang.NodeAssign && b.Target.Index == nil && b.Target.Var.Kind == lang.Local && isDecl(b) {
+		if b.Kind == lang.NodeAssign && b.Target.Index == nil && b.Target.Var.Kind == lang.Local && b.Decl {
 			declared[b.Target.Var] = true
 		}
 	}
@@ -93,9 +93,6 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 	}
 	return p
 }
-
-// isDecl reports whether an assign node comes from a local declaration.
-func isDecl(n *lang.Node) bool { return n.Decl }
 
 func varList(vs []*lang.Var) string {
 	names := make([]string, len(vs))

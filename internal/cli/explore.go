@@ -118,7 +118,7 @@ Exit code 1 when a violation or runtime error was found.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&defs, "define", "D", nil, "set a param or a global's initial value: NAME=VALUE (repeatable)")
+	defineFlag(f, &defs)
 	f.StringVar(&algo, "algo", "sdpor", "algorithm: "+strings.Join(names, ", "))
 	f.StringVar(&dep, "dep", "dynamic", "dependency: dynamic (locations touched) or static (syntactic sets)")
 	f.IntVar(&maxTraces, "max-traces", 0, "stop after this many complete traces (0: no bound)")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/lang"
+	"github.com/spf13/pflag"
 )
 
 // loaded is a compiled program with its source, for messages with carets.
@@ -77,6 +78,12 @@ func writeJSON(w io.Writer, v any) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
+}
+
+// defineFlag declares -D NAME=VALUE, shared by every command that runs a
+// program.
+func defineFlag(f *pflag.FlagSet, defs *[]string) {
+	f.StringArrayVarP(defs, "define", "D", nil, "set a param or a global's initial value: NAME=VALUE (repeatable)")
 }
 
 // parseDefines turns -D NAME=VALUE flags into a map. Values are integers or

@@ -77,7 +77,7 @@ Exit code 1 when a violation or runtime error occurred.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&defs, "define", "D", nil, "set a param or a global's initial value: NAME=VALUE (repeatable)")
+	defineFlag(f, &defs)
 	f.StringVar(&schedule, "schedule", "first", "how to pick the next process: first (oldest enabled) or random")
 	f.Uint64Var(&seed, "seed", 1, "seed for --schedule random")
 	f.StringVar(&replay, "replay", "", "follow this schedule (process names or ids, space or comma separated)")
