@@ -1,8 +1,11 @@
 package dporrt
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/icgen/icgen/internal/randprog"
 )
 
 // differential explores m with dfs and every other algorithm and dependency
@@ -74,6 +77,27 @@ func TestExample5(t *testing.T) {
 	for _, algo := range Algorithms {
 		if r, _ := Explore(m4, Options{Algo: algo}); len(r.Finals) != 2 {
 			t.Errorf("%s from z = -1: %d final states, want 2", algo, len(r.Finals))
+		}
+	}
+}
+
+// TestDifferentialRegressions replays generated programs on which an
+// algorithm once missed a final state of dfs's, with the reason.
+func TestDifferentialRegressions(t *testing.T) {
+	for _, tc := range []struct {
+		seed uint64
+		why  string
+	}{
+		{1247, "a process blocked at an await; the race to reverse was hidden by a later write of its guard"},
+	} {
+		src := randprog.Generate(tc.seed, randprog.Options{Awaits: true})
+		m, err := New(compileSrc(t, src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("seed %d (%s)", tc.seed, tc.why)
+		if _, ok := differential(t, name, m, 300000); !ok {
+			t.Errorf("%s: dfs does not finish", name)
 		}
 	}
 }

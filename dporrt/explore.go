@@ -257,9 +257,6 @@ func (x *explorer) explore(depth int) {
 	if len(enabled) == 0 {
 		x.res.Traces++
 		x.final()
-		if x.opts.Algo != DFS {
-			x.blockedRaces()
-		}
 		return
 	}
 	sort.Slice(enabled, func(i, j int) bool { return pidLess(enabled[i], enabled[j]) })
@@ -294,6 +291,7 @@ func (x *explorer) explore(depth int) {
 		} else {
 			if x.opts.Algo != DFS {
 				x.races(len(x.seq) - 1)
+				x.blockedRaces(len(x.seq) - 1)
 			}
 			x.levels = append(x.levels, x.newLevel(append(x.childSleep(f, ev), kept...)))
 			x.explore(depth + 1)
@@ -484,12 +482,18 @@ func (x *explorer) clock(k int) {
 // hb reports whether a happens-before b (a earlier in the sequence).
 func hb(a, b *event) bool { return a.proc < len(b.clock) && b.clock[a.proc] >= a.seq }
 
-// blockedRaces handles the processes blocked at an await when a trace ends:
-// their next event never runs, so its races with the writes that keep its
-// guard false would go unseen. Each gets a virtual event reading what its
-// guard reads, and the races of that event reverse as usual: the orders
-// where the guard held get explored.
-func (x *explorer) blockedRaces() {
+// blockedRaces handles the processes blocked at an await after the event
+// at position k. A blocked process's next event is not in the sequence, so
+// its races with the events that keep its guard false would go unseen, and
+// the orders where it ran before them would be missed. Each gets a virtual
+// event reading what its guard reads, whose races reverse as usual. This is
+// done in every state, not only where a trace ends: a later write of the
+// guard (one that enables it, say) hides the earlier races behind
+// happens-before. A blocked process needs a new look only when it has just
+// blocked (its own event or the last one disabled it) or the last event
+// wrote its guard; otherwise its races are those of the state before.
+func (x *explorer) blockedRaces(k int) {
+	last := x.seq[k]
 	for _, i := range x.st.Blocked() {
 		p := x.st.Procs[i]
 		ev := &event{proc: i, pid: p.Key(), block: p.Point.Block, virtual: true}
@@ -498,37 +502,14 @@ func (x *explorer) blockedRaces() {
 		} else {
 			ev.reads = x.st.GuardReads(i)
 		}
+		if last.proc != i && !x.levels[k].enabled[ev.pid] && !x.dependent(last, ev) {
+			continue
+		}
 		x.seq = append(x.seq, ev)
-		k := len(x.seq) - 1
-		x.clock(k)
-		x.races(k)
-		x.seq = x.seq[:k]
-	}
-}
-
-// awaitBacktracks handles the event at position k when it is an await (run
-// or pending): wherever its process stood at this await enabled at level j
-// and an event disabled it, the await could have run at j instead. Race
-// reversal alone misses that order when the disabling event is ordered
-// before the await through later writes of the guard's variables, so the
-// process joins back(j).
-func (x *explorer) awaitBacktracks(k int) {
-	n := x.seq[k]
-	if n.block.Point.Guard == nil {
-		return
-	}
-	from := 0
-	for j := k - 1; j >= 0; j-- {
-		if x.seq[j].pid == n.pid {
-			from = j + 1
-			break
-		}
-	}
-	for j := from; j < k && j+1 < len(x.levels); j++ {
-		f := x.levels[j]
-		if f.enabled[n.pid] && !x.levels[j+1].enabled[n.pid] && !slices.Contains(f.back, n.pid) {
-			f.back = append(f.back, n.pid)
-		}
+		n := len(x.seq) - 1
+		x.clock(n)
+		x.races(n)
+		x.seq = x.seq[:n]
 	}
 }
 
@@ -536,7 +517,6 @@ func (x *explorer) awaitBacktracks(k int) {
 // events and updates the source sets (the black code of Alg. 1).
 func (x *explorer) races(k int) {
 	n := x.seq[k]
-	x.awaitBacktracks(k)
 	for i := k - 1; i >= 0; i-- {
 		e := x.seq[i]
 		if e.proc == n.proc || !x.dependent(e, n) || slices.Contains(e.spawn, n.proc) {

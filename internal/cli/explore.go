@@ -49,10 +49,6 @@ default, dynamic, by the locations events really touched. cdpor always uses
 the static dependency: its uniformity condition needs a dependency that holds
 in every state.
 
-Known issue: on programs with await, sdpor and cdpor can in rare cases miss a
-final state in which a process stays blocked (1 of 2000 generated programs);
-use --algo dfs to be certain there.
-
 Exit code 1 when a violation or runtime error was found.`,
 		Example: `  icgen explore testdata/fig1.blk
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
