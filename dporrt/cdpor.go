@@ -2,10 +2,11 @@ package dporrt
 
 import "slices"
 
-// This file holds what cdpor adds to sdpor (CAV'18 Alg. 1, lines 9 and 17):
-// independence constraints checked in the state where a race would be
-// reversed, under the transitive-uniformity condition U⇒ (Def. 4) that
-// makes using them in the back sets and sleep sets sound.
+// This file holds what csdpor and cdpor add to sdpor (CAV'18 Alg. 1, lines
+// 9-14 and 17): sleep sequences for races whose reversal ends in the same
+// state, and independence constraints checked in the state where a race
+// would be reversed, under the transitive-uniformity condition U⇒ (Def. 4)
+// that makes using them in the back sets and sleep sets sound.
 
 // icCheck evaluates the constraints of the pair of blocks of events a and b
 // in the current state, a's process being the first of the pair. holds: some
@@ -60,19 +61,21 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string) (holds, uniform bo
 }
 
 // constrainedRace handles the race of e = seq[i] with n = seq[k] (Alg. 1,
-// line 9): in s[E'.û], where E' = pre(E, e) and û are the events between e
-// and n that happen before n, a constraint of I(ē, n̄) that holds uniformly
-// (U⇒) means the race needs no back-set entry; otherwise the race is
-// reversed through the back set as in sdpor. It reports whether e and n
-// were shown independent uniformly. The current state is restored by
-// replaying the suffix (execution is deterministic).
-//
-// Lines 11-12 (putting û.n.e in sleep(E') whenever a constraint holds) are
-// not used: with them the differential test against dfs found a missed
-// final state on a generated program with awaits, not yet explained.
+// lines 9-14). In s[E'.û], where E' = pre(E, e) and û are the events
+// between e and n that happen before n, a constraint of I(ē, n̄) that holds
+// means û.n.e ends where e.û.n does: û.n.e goes into sleep(E') (lines
+// 11-12). When no constraint holds and the pair is not exact, the states are
+// compared as csdpor does (line 14). Unless a constraint holds uniformly
+// (U⇒), the race is reversed through the back set as in sdpor (line 9). It
+// reports whether e and n were shown independent uniformly. The current
+// state is restored by replaying the suffix (execution is deterministic).
 func (x *explorer) constrainedRace(i, k int) bool {
 	e, n := x.seq[i], x.seq[k]
-	if pr, _ := x.opts.ICs.Pair(e.block.ID, n.block.ID); pr == nil || len(pr.Constraints) == 0 {
+	pr, _ := x.opts.ICs.Pair(e.block.ID, n.block.ID)
+	if pr == nil || len(pr.Constraints) == 0 {
+		if (pr == nil || !pr.Exact) && !n.virtual {
+			x.contextSensitive(i, k)
+		}
 		x.updateBack(i, k)
 		return false
 	}
@@ -80,15 +83,69 @@ func (x *explorer) constrainedRace(i, k int) bool {
 	suffix := slices.Clone(x.seq[i : k+1])
 	x.st.Undo(e.mark)
 	x.seq = x.seq[:i]
+	var alt []*event
 	for _, pid := range u {
-		x.step(pid, false)
+		alt = append(alt, x.step(pid, false))
 	}
-	_, uniform := x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID)
+	holds, uniform := x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID)
+	if holds && !n.virtual {
+		// cdpor's dependency is the blocks' syntactic one: the events of
+		// n and e in the reversed order are known without running them.
+		x.levels[i].sleep = append(x.levels[i].sleep, sleeper{seq: append(alt, x.staticEvent(n), x.staticEvent(e)), byState: true})
+	}
 	x.restore(i, suffix)
+	if !holds && !pr.Exact && !n.virtual {
+		x.contextSensitive(i, k)
+	}
 	if !uniform {
 		x.updateBack(i, k)
 	}
 	return uniform
+}
+
+// staticEvent is a copy of ev with its block's syntactic sets, as an entry
+// of a sleep sequence: only its process, block and sets are used there.
+func (x *explorer) staticEvent(ev *event) *event {
+	r, w := x.staticSets(ev.block)
+	return &event{proc: ev.proc, pid: ev.pid, block: ev.block, reads: r, writes: w, spawn: ev.spawn}
+}
+
+// contextSensitive is updateSleepCS (CAV'17; Alg. 1, line 14): for the race
+// of e = seq[i] with n = seq[k], it runs e.û.n and the reversed û.n.e from
+// E' = pre(E, e) and, when both end in the same state modulo process
+// naming, puts û.n.e in sleep(E'). The reversed run's events count as
+// states, as in the papers; the other run repeats explored events and does
+// not.
+func (x *explorer) contextSensitive(i, k int) {
+	e, n := x.seq[i], x.seq[k]
+	u := x.between(i, k)
+	suffix := slices.Clone(x.seq[i : k+1])
+	defer x.restore(i, suffix)
+	x.st.Undo(e.mark)
+	x.seq = x.seq[:i]
+	for _, pid := range append(append([]string{e.pid}, u...), n.pid) {
+		if x.step(pid, false).err != nil {
+			return
+		}
+	}
+	orig := x.st.Clone()
+	x.st.Undo(e.mark)
+	x.seq = x.seq[:i]
+	var alt []*event
+	for _, pid := range append(append(slices.Clone(u), n.pid), e.pid) {
+		p := x.procIndex(pid)
+		if p < 0 || !x.st.Enabled(p) {
+			return
+		}
+		ev := x.step(pid, true)
+		if ev.err != nil {
+			return
+		}
+		alt = append(alt, ev)
+	}
+	if x.st.Equal(orig) {
+		x.levels[i].sleep = append(x.levels[i].sleep, sleeper{seq: alt, byState: true})
+	}
 }
 
 // between returns û for the race of seq[i] with seq[k]: the processes of
@@ -110,6 +167,10 @@ func (x *explorer) restore(i int, suffix []*event) {
 	x.st.Undo(suffix[0].mark)
 	x.seq = x.seq[:i]
 	for _, old := range suffix {
+		if old.virtual { // never executed: only its races are looked at
+			x.seq = append(x.seq, old)
+			continue
+		}
 		x.stepIndep(old.pid, false, old.indep)
 	}
 }
@@ -117,7 +178,7 @@ func (x *explorer) restore(i int, suffix []*event) {
 // uniformSleepers returns the single processes asleep at f that stay asleep
 // after p runs because their independence with p holds uniformly in the
 // current state (Alg. 1, line 17).
-func (x *explorer) uniformSleepers(f *level, pid string) [][]*event {
+func (x *explorer) uniformSleepers(f *level, pid string) []sleeper {
 	if x.opts.Algo != CDPOR || x.opts.ICs == nil {
 		return nil
 	}
@@ -126,14 +187,14 @@ func (x *explorer) uniformSleepers(f *level, pid string) [][]*event {
 		return nil
 	}
 	nBlock := x.st.Procs[pi].Point.Block.ID
-	var out [][]*event
-	for _, seq := range f.sleep {
-		if len(seq) != 1 || seq[0].pid == pid {
+	var out []sleeper
+	for _, sl := range f.sleep {
+		if len(sl.seq) != 1 || sl.seq[0].pid == pid {
 			continue
 		}
-		m := seq[0]
+		m := sl.seq[0]
 		if _, uniform := x.icCheck(pid, nBlock, m.pid, m.block.ID); uniform {
-			out = append(out, seq)
+			out = append(out, sl)
 		}
 	}
 	return out

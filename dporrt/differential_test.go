@@ -55,8 +55,9 @@ func TestDifferentialTestdata(t *testing.T) {
 
 // TestExample5 checks the CDPOR paper's Example 5 figures the algorithms
 // that need no IC file: on Fig. 1 from z = -2, x = -2, sdpor with the
-// syntactic dependency explores the 6 complete sequences, as dfs does
-// (cdpor's 1 is checked in package synth, which makes ICs).
+// syntactic dependency explores the 6 complete sequences, as dfs does, and
+// csdpor 2, p.q.r and q.r.p (cdpor's 1 is checked in package synth, which
+// makes ICs).
 func TestExample5(t *testing.T) {
 	m, err := New(compileFile(t, "../testdata/fig1.blk"), nil)
 	if err != nil {
@@ -66,7 +67,7 @@ func TestExample5(t *testing.T) {
 		algo   Algorithm
 		dep    DepMode
 		traces int
-	}{{DFS, Dynamic, 6}, {SDPOR, Static, 6}, {SDPOR, Dynamic, 4}} {
+	}{{DFS, Dynamic, 6}, {SDPOR, Static, 6}, {SDPOR, Dynamic, 4}, {CSDPOR, Static, 2}, {CSDPOR, Dynamic, 1}} {
 		r, _ := Explore(m, Options{Algo: tc.algo, Dep: tc.dep})
 		if r.Traces != tc.traces || len(r.Finals) != 1 {
 			t.Errorf("%s (dep %d): %d traces, %d final states; want %d traces, 1 final state", tc.algo, tc.dep, r.Traces, len(r.Finals), tc.traces)
@@ -89,6 +90,8 @@ func TestDifferentialRegressions(t *testing.T) {
 		why  string
 	}{
 		{1247, "a process blocked at an await; the race to reverse was hidden by a later write of its guard"},
+		{26, "csdpor: a process asleep by a sleep sequence's tail hid the races its subtree would have reversed"},
+		{1375, "csdpor: a state where a sleep sequence's tail blocks the only process left needs its races reversed"},
 	} {
 		src := randprog.Generate(tc.seed, randprog.Options{Awaits: true})
 		m, err := New(compileSrc(t, src), nil)

@@ -1,7 +1,8 @@
 // Package dporrt is icgen's concrete runtime: an interpreter of the lowered
 // IR of package lang, and the DPOR explorers built on it ([Explore]: dfs,
-// the oracle; sdpor, Source-DPOR with source sets and sleep sets; cdpor,
-// Constrained DPOR, sdpor using an IC file).
+// the oracle; sdpor, Source-DPOR with source sets and sleep sets; csdpor,
+// with context-sensitive sleep sequences; cdpor, Constrained DPOR, sdpor
+// using an IC file).
 //
 // A [Machine] is a program instantiated with concrete param values: the
 // layout of its globals in a flat store of int64 locations ([Loc]), one per
@@ -41,12 +42,19 @@
 //     sequence; in every state where it is blocked, a virtual event reading
 //     its guard takes part in race detection, so the orders where it ran
 //     before the writes that blocked it are explored.
-//   - cdpor uses independence constraints as Alg. 1 of the CAV'18 paper does
-//     in lines 9 and 17: when a constraint holds uniformly in s[E'.û] (U⇒,
-//     with W(b) from the IC file) the race needs no back-set entry and the
-//     independence is recorded in the happens-before relation; sleepers
-//     stay asleep when their independence with the explored event is
-//     uniform. Lines 11-12 (constraints in the sleep sets) are not used yet. It always uses
+//   - csdpor and cdpor put sequences in the sleep sets when a race's
+//     reversed order ends in the same state as the explored one (csdpor by
+//     running it, cdpor by a constraint that holds; Alg. 1, lines 11-14).
+//     That is coverage by state, not by an equivalent trace, so where such
+//     a sequence has shrunk to one process asleep in a state, its event
+//     still takes part in race detection (as in ISSTA'19, Alg. 1, lines
+//     17-19 and 25-26) and every other enabled process is explored there.
+//   - cdpor uses independence constraints as Alg. 1 of the CAV'18 paper
+//     does: when a constraint holds uniformly in s[E'.û] (U⇒, with W(b)
+//     from the IC file) the race needs no back-set entry and the
+//     independence is recorded in the happens-before relation; when one
+//     holds, û.n.e goes into sleep(E'); sleepers stay asleep when their
+//     independence with the explored event is uniform. It always uses
 //     the static dependency: dynamic read sets depend on the state, so
 //     independence under them is not transitively uniform (from z = -1 in
 //     Fig. 1 the order r.q.p would be missed).

@@ -15,13 +15,14 @@ type Algorithm string
 
 // The algorithms behind Explore.
 const (
-	DFS   Algorithm = "dfs"   // every interleaving: the oracle
-	SDPOR Algorithm = "sdpor" // Source-DPOR with source sets and sleep sets
-	CDPOR Algorithm = "cdpor" // SDPOR with independence constraints (CAV'18 Alg. 1)
+	DFS    Algorithm = "dfs"    // every interleaving: the oracle
+	SDPOR  Algorithm = "sdpor"  // Source-DPOR with source sets and sleep sets
+	CSDPOR Algorithm = "csdpor" // SDPOR with context-sensitive sleep sequences (CAV'17)
+	CDPOR  Algorithm = "cdpor"  // SDPOR with independence constraints (CAV'18 Alg. 1)
 )
 
 // Algorithms lists the algorithms Explore knows, in a stable order.
-var Algorithms = []Algorithm{DFS, SDPOR, CDPOR}
+var Algorithms = []Algorithm{DFS, SDPOR, CSDPOR, CDPOR}
 
 // DepMode chooses how dependency between events is decided.
 type DepMode int
@@ -32,6 +33,13 @@ const (
 	Dynamic DepMode = iota
 	Static
 )
+
+func (d DepMode) String() string {
+	if d == Static {
+		return "static"
+	}
+	return "dynamic"
+}
 
 // Options configure an exploration.
 type Options struct {
@@ -69,6 +77,7 @@ type Result struct {
 	Stats
 	Finals   []*State  // distinct final states modulo process naming, in discovery order
 	Findings []Finding // distinct violations and runtime errors (by site), first schedule found
+	Dep      DepMode   // the dependency used (cdpor always uses Static)
 	Cut      bool      // a bound stopped the exploration: it is not exhaustive
 	CutBy    string
 }
@@ -118,7 +127,7 @@ type event struct {
 	block  *lang.Block
 	reads  []Loc
 	writes []Loc
-	spawn  []int
+	spawn  []string // ids of the processes it created
 	mark   int
 	clock  []int // vector clock: per process index, the number of its events that happen-before (or are) this one
 	seq    int   // position of this event among its process's events (1-based)
@@ -136,15 +145,25 @@ type level struct {
 	enabled map[string]bool // processes enabled at E
 	back    []string        // processes to explore from E (source set)
 	done    map[string]bool // explored from E
-	// sleep holds sequences of events not to explore from E (Alg. 1 allows
-	// sequences; today every entry is a single process asleep).
-	sleep [][]*event
+	// sleep holds sequences of events not to explore from E: a single
+	// process asleep, or (csdpor, cdpor) a sequence whose run from E ends
+	// where an explored one does (Alg. 1, lines 12 and 14).
+	sleep []sleeper
+}
+
+// sleeper is an entry of a sleep set: a sequence of events not to explore.
+// byState marks the sequences a context-sensitive check put there (and their
+// tails): their runs end in the same state as an explored run, which is not
+// an equivalent trace, so they stand for no race detection of their own.
+type sleeper struct {
+	seq     []*event
+	byState bool
 }
 
 // asleep reports whether process pid is asleep at the level.
 func (f *level) asleep(pid string) bool {
 	for _, x := range f.sleep {
-		if len(x) == 1 && x[0].pid == pid {
+		if len(x.seq) == 1 && x.seq[0].pid == pid {
 			return true
 		}
 	}
@@ -183,7 +202,7 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("unknown algorithm %q", opts.Algo)
 	}
 	st, rerr := m.Initial()
-	x := &explorer{m: m, opts: opts, st: st, res: &Result{}, finals: map[uint64][]*State{}, sites: map[string]bool{}, start: time.Now()}
+	x := &explorer{m: m, opts: opts, st: st, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*State{}, sites: map[string]bool{}, start: time.Now()}
 	if opts.ICs != nil {
 		if opts.ICs.Hash != m.Prog.Hash {
 			return nil, fmt.Errorf("the IC file was made for another program (hash %.12s, the program's is %.12s)", opts.ICs.Hash, m.Prog.Hash)
@@ -210,7 +229,7 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 	return x.res, nil
 }
 
-func (x *explorer) newLevel(sleep [][]*event) *level {
+func (x *explorer) newLevel(sleep []sleeper) *level {
 	f := &level{enabled: map[string]bool{}, done: map[string]bool{}, sleep: sleep}
 	for _, i := range x.st.EnabledProcs(nil) {
 		f.enabled[x.st.Procs[i].Key()] = true
@@ -261,11 +280,21 @@ func (x *explorer) explore(depth int) {
 	}
 	sort.Slice(enabled, func(i, j int) bool { return pidLess(enabled[i], enabled[j]) })
 	awake := slices.DeleteFunc(slices.Clone(enabled), f.asleep)
+	byState := false
+	for _, sl := range f.sleep {
+		if sl.byState && len(sl.seq) == 1 {
+			byState = true
+			x.sleeperRaces(sl.seq[0])
+		}
+	}
 	if len(awake) == 0 {
 		x.res.Blocked++
 		return
 	}
-	if x.opts.Algo == DFS {
+	if x.opts.Algo == DFS || byState {
+		// A process asleep by a context-sensitive check was not explored
+		// here, so the races its subtree would have reversed here are
+		// unknown: explore every other process.
 		f.back = awake
 	} else {
 		f.back = []string{awake[0]}
@@ -300,7 +329,7 @@ func (x *explorer) explore(depth int) {
 		x.st.Undo(ev.mark)
 		x.seq = x.seq[:len(x.seq)-1]
 		if x.opts.Algo != DFS {
-			f.sleep = append(f.sleep, []*event{ev})
+			f.sleep = append(f.sleep, sleeper{seq: []*event{ev}})
 		}
 		if x.stopped {
 			return
@@ -311,24 +340,24 @@ func (x *explorer) explore(depth int) {
 // childSleep is sleep(E.p) for the event ev of p (Alg. 1, lines 15-16):
 // the sequences of sleep(E) whose events are all independent of ev, and the
 // tails of the sequences that start with p.
-func (x *explorer) childSleep(f *level, ev *event) [][]*event {
-	var out [][]*event
-	for _, seq := range f.sleep {
-		if seq[0].pid == ev.pid {
-			if len(seq) > 1 {
-				out = append(out, seq[1:])
+func (x *explorer) childSleep(f *level, ev *event) []sleeper {
+	var out []sleeper
+	for _, sl := range f.sleep {
+		if sl.seq[0].pid == ev.pid {
+			if len(sl.seq) > 1 {
+				out = append(out, sleeper{seq: sl.seq[1:], byState: true})
 			}
 			continue
 		}
 		indep := true
-		for _, e := range seq {
+		for _, e := range sl.seq {
 			if x.dependent(ev, e) {
 				indep = false
 				break
 			}
 		}
 		if indep {
-			out = append(out, seq)
+			out = append(out, sl)
 		}
 	}
 	return out
@@ -351,7 +380,9 @@ func (x *explorer) stepIndep(pid string, record bool, indep map[int]bool) *event
 	} else {
 		ev.reads, ev.writes = slices.Clone(e.Reads), slices.Clone(e.Writes)
 	}
-	ev.spawn = slices.Clone(e.Spawned)
+	for _, c := range e.Spawned {
+		ev.spawn = append(ev.spawn, x.st.Procs[c].Key())
+	}
 	x.seq = append(x.seq, ev)
 	x.clock(len(x.seq) - 1)
 	if !record {
@@ -433,7 +464,7 @@ func (x *explorer) dependent(a, b *event) bool {
 	if a.pid == b.pid {
 		return true
 	}
-	if slices.Contains(a.spawn, b.proc) || slices.Contains(b.spawn, a.proc) {
+	if slices.Contains(a.spawn, b.pid) || slices.Contains(b.spawn, a.pid) {
 		return true
 	}
 	return intersect(a.writes, b.writes) || intersect(a.writes, b.reads) || intersect(a.reads, b.writes)
@@ -463,10 +494,10 @@ func (x *explorer) clock(k int) {
 	ev := x.seq[k]
 	c := make([]int, len(x.st.Procs))
 	for j, e := range x.seq[:k] {
-		if ev.indep[j] && e.proc != ev.proc && !slices.Contains(e.spawn, ev.proc) {
+		if ev.indep[j] && e.proc != ev.proc && !slices.Contains(e.spawn, ev.pid) {
 			continue
 		}
-		if e.proc == ev.proc || slices.Contains(e.spawn, ev.proc) || x.dependent(e, ev) {
+		if e.proc == ev.proc || slices.Contains(e.spawn, ev.pid) || x.dependent(e, ev) {
 			for p, v := range e.clock {
 				if v > c[p] {
 					c[p] = v
@@ -513,13 +544,31 @@ func (x *explorer) blockedRaces(k int) {
 	}
 }
 
+// sleeperRaces reverses the races of the next event of a process asleep by
+// a context-sensitive check (ISSTA'19, Alg. 1, lines 17-19 and 25-26): the
+// event is not explored here, and the races it has with the sequence must
+// still be reversed. The event is virtual: recorded where the check ran,
+// in a state that differs from the current one only by independent events.
+func (x *explorer) sleeperRaces(q *event) {
+	i := x.procIndex(q.pid)
+	if i < 0 {
+		return
+	}
+	ev := &event{proc: i, pid: q.pid, block: q.block, reads: q.reads, writes: q.writes, spawn: q.spawn, virtual: true}
+	x.seq = append(x.seq, ev)
+	k := len(x.seq) - 1
+	x.clock(k)
+	x.races(k)
+	x.seq = x.seq[:k]
+}
+
 // races finds the reversible races of the event at position k with earlier
 // events and updates the source sets (the black code of Alg. 1).
 func (x *explorer) races(k int) {
 	n := x.seq[k]
 	for i := k - 1; i >= 0; i-- {
 		e := x.seq[i]
-		if e.proc == n.proc || !x.dependent(e, n) || slices.Contains(e.spawn, n.proc) {
+		if e.proc == n.proc || !x.dependent(e, n) || slices.Contains(e.spawn, n.pid) {
 			continue
 		}
 		// e and n race when no event between them is after e and before n.
@@ -533,11 +582,8 @@ func (x *explorer) races(k int) {
 		if !immediate {
 			continue
 		}
-		if n.virtual {
-			x.updateBack(i, k)
-			continue
-		}
-		if x.opts.Algo == CDPOR && x.opts.ICs != nil {
+		switch {
+		case x.opts.Algo == CDPOR && x.opts.ICs != nil:
 			if x.constrainedRace(i, k) {
 				// e and n are independent uniformly: record it in the
 				// happens-before relation, so later races are judged on it.
@@ -548,9 +594,13 @@ func (x *explorer) races(k int) {
 				n.indep[i] = true
 				x.clock(k)
 			}
-			continue
+		case x.opts.Algo == CSDPOR && !n.virtual:
+			x.contextSensitive(i, k)
+			x.updateBack(i, k)
+		default:
+			x.updateBack(i, k)
 		}
-		x.updateBack(i, k)
+		n = x.seq[k] // a detour to pre(E, e) re-creates the suffix's events
 	}
 }
 

@@ -4,15 +4,16 @@ import (
 	"testing"
 )
 
-// BenchmarkExplore reports events per second of dfs and sdpor on fib
-// (N = 4: every res process conflicts, so interleavings grow fast). cdpor
-// needs an IC file; package synth measures it.
+// BenchmarkExplore reports events per second of dfs, sdpor and csdpor on
+// fib (N = 4: every res process conflicts, so interleavings grow fast).
+// csdpor's events include those of the reversed orders it runs. cdpor needs
+// an IC file; package synth measures it.
 func BenchmarkExplore(b *testing.B) {
 	m, err := New(compileFile(b, "../testdata/fib.blk"), map[string]int64{"N": 4})
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, algo := range []Algorithm{DFS, SDPOR} {
+	for _, algo := range []Algorithm{DFS, SDPOR, CSDPOR} {
 		b.Run(string(algo), func(b *testing.B) {
 			states := 0
 			for i := 0; i < b.N; i++ {

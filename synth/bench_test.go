@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/icgen/icgen/dporrt"
 )
 
 // BenchmarkSynth synthesizes each testdata program with 1 and 2 workers and
@@ -33,4 +35,30 @@ func BenchmarkSynth(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkExploreCDPOR reports events per second of cdpor on fib (N = 4),
+// the program dporrt's BenchmarkExplore measures the other algorithms on;
+// the ICs are synthesized once, outside the timing.
+func BenchmarkExploreCDPOR(b *testing.B) {
+	p := compileFile(b, "../testdata/fib.blk")
+	ics, _, err := Run(context.Background(), p, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := dporrt.New(p, map[string]int64{"N": 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	states := 0
+	for i := 0; i < b.N; i++ {
+		r, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, MaxStates: 200000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		states += r.States
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/event")
 }

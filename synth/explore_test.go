@@ -49,10 +49,9 @@ func TestCDPORDifferential(t *testing.T) {
 }
 
 // TestExample5 is the CDPOR paper's Example 5: on Fig. 1 from z = -2,
-// x = -2, cdpor explores fewer traces than sdpor's 6. The paper's 1 trace
-// and 5 events need Alg. 1's lines 11-12 (ICs in the sleep sets), which
-// cdpor does not use yet; with lines 9 and 17 it explores 2 traces and 6
-// events. From z = -1 (Example 4) it reaches both final values of z.
+// x = -2, cdpor explores exactly 1 complete trace (p.q.r) and 5 events (the
+// paper's 6 states, root included): the partial q.r stops with p asleep.
+// From z = -1 (Example 4) it reaches both final values of z.
 func TestExample5(t *testing.T) {
 	p := compileFile(t, "../testdata/fig1.blk")
 	ics, _, err := Run(context.Background(), p, Options{})
@@ -64,8 +63,8 @@ func TestExample5(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Traces != 2 || r.States != 6 {
-		t.Errorf("Example 5: cdpor explores %d complete traces and %d events; want 2 and 6", r.Traces, r.States)
+	if r.Traces != 1 || r.States != 5 || r.Blocked != 1 || len(r.Finals) != 1 {
+		t.Errorf("Example 5: cdpor explores %d complete traces, %d sleep-set-blocked, %d events, %d final states; want 1, 1, 5, 1", r.Traces, r.Blocked, r.States, len(r.Finals))
 	}
 	m4, _ := dporrt.New(p, map[string]int64{"z": -1})
 	r4, _ := dporrt.Explore(m4, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics})

@@ -40,20 +40,25 @@ runtime error with a schedule that reaches it (replay it with icgen run
 --replay).
 
 Algorithms: dfs explores every interleaving (the oracle); sdpor is
-Source-DPOR with source sets and sleep sets; cdpor is Constrained DPOR
-(CAV'18 Alg. 1, lines 9 and 17): sdpor using independence constraints to
-skip race reversals and keep processes asleep, from --ics FILE or synthesized
-first when --ics is not given. --dep static decides dependency
-by the blocks' syntactic read/write sets, as the papers' tools do; the
-default, dynamic, by the locations events really touched. cdpor always uses
-the static dependency: its uniformity condition needs a dependency that holds
-in every state.
+Source-DPOR with source sets and sleep sets; csdpor adds context-sensitive
+sleep sequences (CAV'17): on a race it runs the reversed order and, when both
+orders end in the same state, does not explore the reversed one in full;
+cdpor is Constrained DPOR (CAV'18 Alg. 1): sdpor using independence
+constraints to skip race reversals (when one holds uniformly), to put reversed
+orders in the sleep sets (when one holds) and to keep processes asleep, from
+--ics FILE or synthesized first when --ics is not given; for pairs whose
+constraints are not exact it falls back to csdpor's state comparison.
+--dep static decides dependency by the blocks' syntactic read/write sets, as
+the papers' tools do; the default, dynamic, by the locations events really
+touched. cdpor always uses the static dependency: its uniformity condition
+needs a dependency that holds in every state.
 
 Exit code 1 when a violation or runtime error was found.`,
 		Example: `  icgen explore testdata/fig1.blk
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
   icgen explore --dep static --max-states 100000 testdata/fib.blk
   icgen explore --algo cdpor testdata/fig1.blk
+  icgen explore --algo csdpor --dep static testdata/fig1.blk
   icgen synth testdata/fib.blk && icgen explore --algo cdpor --ics testdata/fib.ic.json -D N=8 testdata/fib.blk
   icgen explore --json testdata/prodcons.blk`,
 		Args: cobra.ExactArgs(1),
@@ -156,11 +161,7 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	if ps := m.ParamString(); ps != "" {
 		params = " with " + ps
 	}
-	dep := "dynamic"
-	if opts.Dep == dporrt.Static {
-		dep = "static"
-	}
-	fmt.Fprintf(w, "%s%s: %s (%s dependency)\n", l.path, params, opts.Algo, dep)
+	fmt.Fprintf(w, "%s%s: %s (%s dependency)\n", l.path, params, opts.Algo, r.Dep)
 	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
 	fmt.Fprintf(w, "  blocked traces    %d\n", r.Blocked)
 	fmt.Fprintf(w, "  states            %d\n", r.States)
@@ -203,6 +204,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		File      string           `json:"file"`
 		Params    map[string]int64 `json:"params"`
 		Algo      string           `json:"algo"`
+		Dep       string           `json:"dependency"`
 		Traces    int              `json:"traces"`
 		Blocked   int              `json:"blocked"`
 		States    int              `json:"states"`
@@ -211,7 +213,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		MemoryMiB float64          `json:"memory_mib"`
 		Cut       string           `json:"stopped_early,omitempty"`
 		Findings  []findingJSON    `json:"findings"`
-	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Traces: r.Traces, Blocked: r.Blocked, States: r.States,
+	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Traces: r.Traces, Blocked: r.Blocked, States: r.States,
 		Finals: len(r.Finals), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
