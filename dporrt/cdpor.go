@@ -9,11 +9,12 @@ import "slices"
 // that makes using them in the back sets and sleep sets sound.
 
 // icCheck evaluates the constraints of the pair of blocks of events a and b
-// in the current state, a's process being the first of the pair. holds: some
-// constraint (with the pair's overflow guard) holds; uniform: some holding
-// constraint reads no global that the other enabled processes' blocks, or
-// anything they lead to, may write (U⇒).
-func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string) (holds, uniform bool) {
+// in the current state, a's process being the first of the pair; enabled
+// are the processes enabled in it. holds: some constraint (with the pair's
+// overflow guard) holds; uniform: some holding constraint reads no global
+// that the other enabled processes' blocks, or anything they lead to, may
+// write (U⇒).
+func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled []int) (holds, uniform bool) {
 	pr, swapped := x.opts.ICs.Pair(aBlock, bBlock)
 	if pr == nil || len(pr.Constraints) == 0 {
 		return false, false
@@ -22,7 +23,7 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string) (holds, uniform bo
 	if ai < 0 || bi < 0 {
 		return false, false
 	}
-	env := ICEnv{S: x.st, First: x.st.Procs[ai], Second: x.st.Procs[bi], Funcs: x.funcs}
+	env := &ICEnv{S: x.st, First: x.st.Procs[ai], Second: x.st.Procs[bi], Funcs: x.funcs}
 	if swapped { // the file stores the pair as (bBlock, aBlock)
 		env.First, env.Second = env.Second, env.First
 	}
@@ -31,29 +32,28 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string) (holds, uniform bo
 			return false, false
 		}
 	}
-	// W of the blocks the other enabled processes stand at.
-	others := map[string]bool{}
-	for _, i := range x.st.EnabledProcs(nil) {
-		if i == ai || i == bi {
-			continue
+	// touched: a global of the constraint is in W of a block another
+	// enabled process stands at.
+	touched := func(globals []string) bool {
+		for _, i := range enabled {
+			if i == ai || i == bi {
+				continue
+			}
+			w := x.w[x.st.Procs[i].Point.Block.ID]
+			for _, g := range globals {
+				if w[g] {
+					return true
+				}
+			}
 		}
-		for g := range x.w[x.st.Procs[i].Point.Block.ID] {
-			others[g] = true
-		}
+		return false
 	}
 	for _, c := range pr.Constraints {
 		if ok, err := c.Expr.Holds(env); err != nil || !ok {
 			continue
 		}
 		holds = true
-		touched := false
-		for _, g := range c.Globals {
-			if others[g] {
-				touched = true
-				break
-			}
-		}
-		if !touched {
+		if !touched(c.Globals) {
 			return true, true
 		}
 	}
@@ -87,7 +87,7 @@ func (x *explorer) constrainedRace(i, k int) bool {
 	for _, pid := range u {
 		alt = append(alt, x.step(pid, false))
 	}
-	holds, uniform := x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID)
+	holds, uniform := x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID, x.st.EnabledProcs(nil))
 	if holds && !n.virtual {
 		// cdpor's dependency is the blocks' syntactic one: the events of
 		// n and e in the reversed order are known without running them.
@@ -188,12 +188,16 @@ func (x *explorer) uniformSleepers(f *level, pid string) []sleeper {
 	}
 	nBlock := x.st.Procs[pi].Point.Block.ID
 	var out []sleeper
+	var enabled []int
 	for _, sl := range f.sleep {
 		if len(sl.seq) != 1 || sl.seq[0].pid == pid {
 			continue
 		}
 		m := sl.seq[0]
-		if _, uniform := x.icCheck(pid, nBlock, m.pid, m.block.ID); uniform {
+		if enabled == nil {
+			enabled = x.st.EnabledProcs(nil)
+		}
+		if _, uniform := x.icCheck(pid, nBlock, m.pid, m.block.ID, enabled); uniform {
 			out = append(out, sl)
 		}
 	}

@@ -3,6 +3,7 @@ package ic
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strconv"
@@ -92,6 +93,11 @@ func (e *Expr) check() error {
 // Holds evaluates a boolean constraint. An error means the constraint
 // could not be evaluated and must be treated as not holding.
 func (e *Expr) Holds(env Env) (bool, error) {
+	if v, ok, err := e.eval64(env); err != nil {
+		return false, err
+	} else if ok {
+		return v != 0, nil
+	}
 	v, err := e.eval(env)
 	if err != nil {
 		return false, err
@@ -130,6 +136,119 @@ func avail(v int64, ok bool) (*big.Int, error) {
 		return nil, ErrUnavailable
 	}
 	return big.NewInt(v), nil
+}
+
+// eval64 is eval in int64 arithmetic, the fast path of Holds: ok is false
+// when an intermediate result leaves int64 (or the operator is rare), and
+// eval must then decide.
+func (e *Expr) eval64(env Env) (v int64, ok bool, err error) {
+	avail := func(v int64, ok bool) (int64, bool, error) {
+		if !ok {
+			return 0, false, ErrUnavailable
+		}
+		return v, true, nil
+	}
+	b2i := func(b bool) int64 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	switch e.Op {
+	case "int":
+		return *e.Value, true, nil
+	case "true":
+		return 1, true, nil
+	case "false":
+		return 0, true, nil
+	case "global":
+		return avail(env.Global(e.Name))
+	case "local":
+		return avail(env.Local(e.Event, e.Name))
+	case "param":
+		return avail(env.Param(e.Name))
+	case "select":
+		i, ok, err := e.Args[0].eval64(env)
+		if !ok || err != nil {
+			return 0, ok, err
+		}
+		return avail(env.Element(e.Name, i))
+	case "apply":
+		v, err := env.Apply(e.Name, e.Args)
+		return v, err == nil, err
+	case "&&", "||":
+		want := e.Op == "||"
+		var firstErr error
+		for _, a := range e.Args {
+			v, ok, err := a.eval64(env)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			if !ok {
+				return 0, false, nil
+			}
+			if (v != 0) == want {
+				return b2i(want), true, nil
+			}
+		}
+		if firstErr != nil {
+			return 0, false, firstErr
+		}
+		return b2i(!want), true, nil
+	case "!":
+		v, ok, err := e.Args[0].eval64(env)
+		return b2i(v == 0), ok, err
+	case "<", "<=", ">", ">=", "==", "!=", "+", "-":
+	default:
+		return 0, false, nil // rare operators: eval decides
+	}
+	x, ok, err := e.Args[0].eval64(env)
+	if !ok || err != nil {
+		return 0, ok, err
+	}
+	if e.Op == "-" && len(e.Args) == 1 {
+		return -x, x != math.MinInt64, nil
+	}
+	if e.Op == "+" || e.Op == "-" {
+		for _, a := range e.Args[1:] {
+			y, ok, err := a.eval64(env)
+			if !ok || err != nil {
+				return 0, ok, err
+			}
+			r := x + y
+			if e.Op == "-" {
+				r = x - y
+				if (x >= 0) != (y >= 0) && (r >= 0) != (x >= 0) {
+					return 0, false, nil
+				}
+			} else if (x >= 0) == (y >= 0) && (r >= 0) != (x >= 0) {
+				return 0, false, nil
+			}
+			x = r
+		}
+		return x, true, nil
+	}
+	y, ok, err := e.Args[1].eval64(env)
+	if !ok || err != nil {
+		return 0, ok, err
+	}
+	switch e.Op {
+	case "<":
+		return b2i(x < y), true, nil
+	case "<=":
+		return b2i(x <= y), true, nil
+	case ">":
+		return b2i(x > y), true, nil
+	case ">=":
+		return b2i(x >= y), true, nil
+	case "==":
+		return b2i(x == y), true, nil
+	default:
+		return b2i(x != y), true, nil
+	}
 }
 
 func (e *Expr) eval(env Env) (*big.Int, error) {

@@ -2,6 +2,8 @@ package ic
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"strings"
@@ -177,5 +179,58 @@ func TestMarshalParse(t *testing.T) {
 	}
 	if _, err := Parse([]byte(`{"version": 1, "extra": true}`)); err == nil {
 		t.Error("unknown field accepted")
+	}
+}
+
+// TestHoldsFastPath compares Holds (int64 fast path, big fallback) with
+// the big-integer evaluation on random expressions whose values reach the
+// int64 limits.
+func TestHoldsFastPath(t *testing.T) {
+	env := mapEnv{"x": -7, "z": 2, "big": math.MaxInt64, "small": math.MinInt64, "a[1]": 9}
+	r := rand.New(rand.NewPCG(1, 2))
+	leaves := []*Expr{Int(0), Int(1), Int(-3), Int(math.MaxInt64), Int(math.MinInt64), {Op: "global", Name: "x"}, {Op: "global", Name: "big"},
+		{Op: "global", Name: "small"}, {Op: "global", Name: "nope"}, {Op: "select", Name: "a", Args: []*Expr{Int(1)}}, {Op: "true"}, {Op: "false"}}
+	ops := []string{"+", "-", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "!", "*", "ite", "%"}
+	var gen func(d int) *Expr
+	gen = func(d int) *Expr {
+		if d == 0 || r.IntN(3) == 0 {
+			return leaves[r.IntN(len(leaves))]
+		}
+		op := ops[r.IntN(len(ops))]
+		switch op {
+		case "!":
+			return &Expr{Op: op, Args: []*Expr{gen(d - 1)}}
+		case "ite":
+			return &Expr{Op: op, Args: []*Expr{gen(d - 1), gen(d - 1), gen(d - 1)}}
+		case "-":
+			if r.IntN(3) == 0 {
+				return &Expr{Op: op, Args: []*Expr{gen(d - 1)}}
+			}
+		}
+		n := 2
+		if op == "+" || op == "&&" || op == "||" {
+			n += r.IntN(2)
+		}
+		e := &Expr{Op: op}
+		for range n {
+			e.Args = append(e.Args, gen(d-1))
+		}
+		return e
+	}
+	fast := 0
+	for i := 0; i < 20000; i++ {
+		e := gen(4)
+		got, gerr := e.Holds(env)
+		v, werr := e.eval(env)
+		want := werr == nil && v.Sign() != 0
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Fatalf("%s: Holds = %v, %v; big evaluation %v, %v", e, got, gerr, v, werr)
+		}
+		if _, ok, _ := e.eval64(env); ok {
+			fast++
+		}
+	}
+	if fast < 5000 {
+		t.Errorf("the fast path decided only %d of 20000 expressions", fast)
 	}
 }
