@@ -30,6 +30,9 @@ demo: build
 	@echo
 	@echo '$$ icgen run testdata/fig1.blk'
 	@./$(BIN) run testdata/fig1.blk
+	@echo
+	@echo '$$ icgen explore --algo cdpor testdata/fig1.blk'
+	@./$(BIN) explore --algo cdpor testdata/fig1.blk
 
 test: deps
 	$(GO) vet ./...

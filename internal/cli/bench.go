@@ -1,0 +1,466 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/synth"
+	"github.com/spf13/cobra"
+)
+
+// childEnv marks an icgen process started by icgen bench for one run.
+const childEnv = "ICGEN_CLI_CHILD"
+
+// benchRun is the outcome of one exploration run in a child process.
+type benchRun struct {
+	Algo    string  `json:"algo"`
+	Traces  int     `json:"traces"`
+	States  int     `json:"states"`
+	Seconds float64 `json:"seconds"`
+	// Cut is why the run stopped early: "timeout", "memory", or a bound.
+	Cut string `json:"stopped_early,omitempty"`
+	// Error is set when the run failed (its message).
+	Error  string  `json:"error,omitempty"`
+	Finals int     `json:"final_states"`
+	MiB    float64 `json:"peak_rss_mib"`
+}
+
+// benchRow is one program at one size.
+type benchRow struct {
+	Bench   string              `json:"bench"`
+	File    string              `json:"file"`
+	N       int64               `json:"n"`
+	SMT     float64             `json:"smt_seconds"`
+	Runs    map[string]benchRun `json:"runs"`
+	Speedup map[string]string   `json:"speedups"`
+}
+
+func newBenchCmd(e *env) *cobra.Command {
+	var (
+		algos   string
+		timeout time.Duration
+		sizes   []string
+		format  string
+		dep     string
+		maxMem  int
+	)
+	cmd := &cobra.Command{
+		Use:   "bench [FILE...]",
+		Short: "Compare the DPOR algorithms on benchmark programs (the CDPOR paper's Table 1)",
+		Long: `Run each benchmark program at each of its sizes with each algorithm and print
+a table: for each algorithm the complete traces (Tr), the states (S, events
+executed) and the time in seconds (T); T^smt, the time to synthesize the ICs
+(once per program, used by cdpor at every size); and the speedups
+G^s = T(sdpor)/T(cdpor), G^cs = T(csdpor)/T(cdpor) and
+G^smt = T(csdpor)/(T(cdpor)+T^smt). A run stopped by --timeout shows its
+counts and time as >X, as the paper does; a run over --max-memory shows mem.
+
+Without FILE, the programs of testdata/bench are run. A program's sizes are
+the values of N on its "// sizes:" comment line (its default N without one);
+--sizes NAME=N,N,... overrides them for the program named NAME (file name
+without .blk).
+
+Every run is a separate icgen process, so one blow-up cannot take the table
+down; its resident memory is watched and the run is stopped beyond
+--max-memory. sdpor and csdpor use --dep (static by default, as the papers'
+tools do); cdpor always uses the static dependency.`,
+		Example: `  icgen bench
+  icgen bench --algos sdpor,cdpor --timeout 10s --sizes fib=6,7,8 testdata/bench/fib.blk
+  icgen bench --format csv > table.csv`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "md", "csv", "json":
+			default:
+				return badInput("--format %q: want md, csv or json", format)
+			}
+			if dep != "static" && dep != "dynamic" {
+				return badInput("--dep %q: want dynamic or static", dep)
+			}
+			var list []string
+			for _, a := range strings.Split(algos, ",") {
+				a = strings.TrimSpace(a)
+				switch a {
+				case "dfs", "sdpor", "csdpor", "cdpor":
+					list = append(list, a)
+				case "":
+				default:
+					return badInput("--algos: unknown algorithm %q", a)
+				}
+			}
+			if len(list) == 0 {
+				return badInput("--algos: no algorithm")
+			}
+			over := map[string][]int64{}
+			for _, s := range sizes {
+				name, vals, ok := strings.Cut(s, "=")
+				ns, err := parseSizes(vals)
+				if !ok || err != nil || name == "" {
+					return badInput("--sizes %q: want NAME=N,N,...", s)
+				}
+				over[name] = ns
+			}
+			if len(args) == 0 {
+				args, _ = filepath.Glob(filepath.Join("testdata", "bench", "*.blk"))
+				if len(args) == 0 {
+					return badInput("no FILE given and no testdata/bench/*.blk here")
+				}
+			}
+			b := &bencher{e: e, algos: list, timeout: timeout, dep: dep, maxMem: maxMem}
+			var rows []benchRow
+			for _, file := range args {
+				r, err := b.program(file, over)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, r...)
+			}
+			switch format {
+			case "json":
+				writeJSON(e.stdout, rows)
+			case "csv":
+				writeBenchCSV(e.stdout, list, rows)
+			default:
+				writeBenchMD(e.stdout, list, rows, timeout)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&algos, "algos", "sdpor,csdpor,cdpor", "algorithms to compare, comma-separated")
+	f.DurationVar(&timeout, "timeout", 60*time.Second, "time budget of each run")
+	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
+	f.StringVar(&format, "format", "md", "output: md, csv or json")
+	f.StringVar(&dep, "dep", "static", "dependency of sdpor and csdpor: static or dynamic")
+	f.IntVar(&maxMem, "max-memory", 4096, "stop a run whose resident memory exceeds this many MiB")
+	return cmd
+}
+
+type bencher struct {
+	e       *env
+	algos   []string
+	timeout time.Duration
+	dep     string
+	maxMem  int
+}
+
+var sizesLine = regexp.MustCompile(`(?m)^\s*//\s*sizes:\s*([0-9, ]+)\s*$`)
+
+func parseSizes(s string) ([]int64, error) {
+	var out []int64
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no size")
+	}
+	return out, nil
+}
+
+// program runs one benchmark file at each of its sizes.
+func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, error) {
+	l, err := b.e.load(file, false)
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSuffix(filepath.Base(file), ".blk")
+	var ns []int64
+	switch {
+	case over[name] != nil:
+		ns = over[name]
+	case sizesLine.Match(l.src):
+		if ns, err = parseSizes(string(sizesLine.FindSubmatch(l.src)[1])); err != nil {
+			return nil, badInput("%s: sizes line: %v", file, err)
+		}
+	default:
+		m, err := l.machine(nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range m.Prog.Params {
+			if p.Name == "N" {
+				ns = []int64{m.Param(p)}
+			}
+		}
+		if ns == nil {
+			return nil, badInput("%s: no param N and no sizes line", file)
+		}
+	}
+	smt := 0.0
+	var icPath string
+	if slices.Contains(b.algos, "cdpor") {
+		start := time.Now()
+		f, _, err := synth.Run(context.Background(), l.prog, synth.Options{Workers: runtime.NumCPU()})
+		if err != nil {
+			return nil, &exitError{code: ExitInternal, err: err}
+		}
+		smt = time.Since(start).Seconds()
+		data, err := ic.Marshal(f)
+		if err != nil {
+			return nil, &exitError{code: ExitInternal, err: err}
+		}
+		dir, err := os.MkdirTemp("", "icgen-bench")
+		if err != nil {
+			return nil, &exitError{code: ExitInternal, err: err}
+		}
+		defer os.RemoveAll(dir)
+		icPath = filepath.Join(dir, name+".ic.json")
+		if err := os.WriteFile(icPath, data, 0o644); err != nil {
+			return nil, &exitError{code: ExitInternal, err: err}
+		}
+	}
+	var rows []benchRow
+	for _, n := range ns {
+		row := benchRow{Bench: name, File: file, N: n, SMT: smt, Runs: map[string]benchRun{}}
+		for _, a := range b.algos {
+			r := b.run(file, a, n, icPath)
+			row.Runs[a] = r
+			if isTerminal(b.e.stderr) {
+				fmt.Fprintf(b.e.stderr, "%s N=%d %s: %s\n", name, n, a, r.summary())
+			}
+		}
+		row.Speedup = speedups(row, b.timeout)
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+func (r benchRun) summary() string {
+	switch {
+	case r.Error != "":
+		return "error: " + r.Error
+	case r.Cut != "":
+		return fmt.Sprintf("%d traces, %d states, stopped (%s) after %.2fs", r.Traces, r.States, r.Cut, r.Seconds)
+	}
+	return fmt.Sprintf("%d traces, %d states, %.2fs", r.Traces, r.States, r.Seconds)
+}
+
+// run explores file at size n with algo in a child icgen process, watching
+// its resident memory.
+func (b *bencher) run(file, algo string, n int64, icPath string) benchRun {
+	out := benchRun{Algo: algo}
+	self, err := os.Executable()
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	args := []string{"explore", "--json", "--algo", algo, "-D", fmt.Sprintf("N=%d", n), "--timeout", b.timeout.String()}
+	if algo == "cdpor" {
+		args = append(args, "--ics", icPath)
+	} else {
+		args = append(args, "--dep", b.dep)
+	}
+	args = append(args, file)
+	// The run stops itself at the timeout; the hard limit is for a run that
+	// cannot (a single event that never ends is bounded by the step budget).
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout+30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, self, args...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err = <-done:
+		case <-tick.C:
+			mib := rssMiB(cmd.Process.Pid)
+			if mib > out.MiB {
+				out.MiB = mib
+			}
+			if b.maxMem > 0 && mib > float64(b.maxMem) {
+				_ = cmd.Process.Kill()
+				<-done
+				out.Cut, out.Seconds = "memory", time.Since(start).Seconds()
+				return out
+			}
+			continue
+		}
+		break
+	}
+	var res struct {
+		Traces  int     `json:"traces"`
+		States  int     `json:"states"`
+		Finals  int     `json:"final_states"`
+		Seconds float64 `json:"seconds"`
+		Cut     string  `json:"stopped_early"`
+	}
+	if jerr := json.Unmarshal(stdout.Bytes(), &res); jerr != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" && err != nil {
+			msg = err.Error()
+		}
+		if ctx.Err() != nil {
+			msg = "killed at the hard time limit"
+		}
+		out.Error = firstLine(msg)
+		return out
+	}
+	out.Traces, out.States, out.Finals, out.Seconds, out.Cut = res.Traces, res.States, res.Finals, res.Seconds, res.Cut
+	return out
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// rssMiB reads the resident set size of a process (Linux), 0 if unknown.
+func rssMiB(pid int) float64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// speedups computes G^s, G^cs and G^smt of a row, as the paper prints them:
+// >X when the slower run hit the timeout, - when cdpor did not finish or a
+// run is missing.
+func speedups(row benchRow, timeout time.Duration) map[string]string {
+	out := map[string]string{}
+	cd, ok := row.Runs["cdpor"]
+	if !ok {
+		return out
+	}
+	ratio := func(num benchRun, den float64) string {
+		if num.Error != "" || cd.Error != "" || cd.Cut != "" || den <= 0 {
+			return "-"
+		}
+		if num.Cut != "" {
+			return fmt.Sprintf(">%s", sig(num.Seconds/den))
+		}
+		return sig(num.Seconds / den)
+	}
+	if sd, ok := row.Runs["sdpor"]; ok {
+		out["G^s"] = ratio(sd, cd.Seconds)
+	}
+	if cs, ok := row.Runs["csdpor"]; ok {
+		out["G^cs"] = ratio(cs, cd.Seconds)
+		out["G^smt"] = ratio(cs, cd.Seconds+row.SMT)
+	}
+	return out
+}
+
+// sig prints a ratio with about three significant digits.
+func sig(x float64) string {
+	switch {
+	case x >= 100:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case x >= 10:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// cells are the Tr, S, T cells of a run.
+func (r benchRun) cells() [3]string {
+	switch {
+	case r.Error != "":
+		return [3]string{"err", "err", "err"}
+	case r.Cut == "memory":
+		return [3]string{"mem", "mem", "mem"}
+	case r.Cut != "":
+		return [3]string{">" + compact(r.Traces), ">" + compact(r.States), fmt.Sprintf(">%.1f", r.Seconds)}
+	}
+	return [3]string{compact(r.Traces), compact(r.States), fmt.Sprintf("%.2f", r.Seconds)}
+}
+
+// compact prints counts as the paper does: 26k for 26,000.
+func compact(n int) string {
+	switch {
+	case n >= 10_000_000:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 10_000:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return strconv.Itoa(n)
+}
+
+var benchGains = []string{"G^s", "G^cs", "G^smt"}
+
+func benchHeader(algos []string) []string {
+	h := []string{"bench", "N"}
+	for _, a := range algos {
+		h = append(h, a+" Tr", a+" S", a+" T")
+	}
+	if slices.Contains(algos, "cdpor") {
+		h = append(h, "T^smt")
+		for _, g := range benchGains {
+			if g == "G^s" && slices.Contains(algos, "sdpor") || g != "G^s" && slices.Contains(algos, "csdpor") {
+				h = append(h, g)
+			}
+		}
+	}
+	return h
+}
+
+func benchCells(algos []string, r benchRow) []string {
+	c := []string{r.Bench, strconv.FormatInt(r.N, 10)}
+	for _, a := range algos {
+		x := r.Runs[a].cells()
+		c = append(c, x[:]...)
+	}
+	if slices.Contains(algos, "cdpor") {
+		c = append(c, fmt.Sprintf("%.2f", r.SMT))
+		for _, g := range benchGains {
+			if v, ok := r.Speedup[g]; ok {
+				c = append(c, v)
+			}
+		}
+	}
+	return c
+}
+
+func writeBenchMD(w io.Writer, algos []string, rows []benchRow, timeout time.Duration) {
+	h := benchHeader(algos)
+	fmt.Fprintf(w, "| %s |\n", strings.Join(h, " | "))
+	fmt.Fprintf(w, "|%s\n", strings.Repeat(" --- |", len(h)))
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(benchCells(algos, r), " | "))
+	}
+	fmt.Fprintf(w, "\nTimes in seconds; runs stopped at %s show >X.\n", timeout)
+}
+
+func writeBenchCSV(w io.Writer, algos []string, rows []benchRow) {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(benchHeader(algos))
+	for _, r := range rows {
+		_ = cw.Write(benchCells(algos, r))
+	}
+	cw.Flush()
+}

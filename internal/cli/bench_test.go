@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMain lets icgen bench start this test binary as its child icgen.
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		os.Exit(Execute(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func TestBench(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "race.blk")
+	// N processes add to one counter: static sdpor explores N! orders, cdpor one.
+	os.WriteFile(prog, []byte("// sizes: 2, 3\nparam N = 2;\nglobal int c = 0;\nproc add() { c = c + 1; }\n"+
+		"proc start(int k) { if (k > 0) { spawn add(); spawn start(k - 1); } }\ninit { spawn start(N); }\n"), 0o644)
+	out, stderr, code := icgen("bench", "--format", "json", "--timeout", "20s", prog)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []benchRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rows) != 2 || rows[0].N != 2 || rows[1].N != 3 {
+		t.Fatalf("rows: %+v", rows)
+	}
+	for _, r := range rows {
+		for _, a := range []string{"sdpor", "csdpor", "cdpor"} {
+			if run := r.Runs[a]; run.Error != "" || run.Cut != "" || run.Finals != 1 {
+				t.Errorf("N=%d %s: %+v", r.N, a, run)
+			}
+		}
+		if cd := r.Runs["cdpor"]; cd.Traces != 1 {
+			t.Errorf("N=%d: cdpor explores %d traces, want 1", r.N, cd.Traces)
+		}
+		if r.SMT <= 0 || r.Speedup["G^s"] == "" || r.Speedup["G^smt"] == "" {
+			t.Errorf("N=%d: T^smt %v, speedups %v", r.N, r.SMT, r.Speedup)
+		}
+	}
+	if sd := rows[1].Runs["sdpor"]; sd.Traces != 6 {
+		t.Errorf("N=3: static sdpor explores %d traces, want 3! = 6", sd.Traces)
+	}
+	// The markdown table: a header, a rule and a row per size; a timeout shows >X.
+	out, _, code = icgen("bench", "--algos", "sdpor,cdpor", "--sizes", "race=9", "--timeout", "50ms", prog)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != ExitOK || len(lines) < 3 || !strings.HasPrefix(lines[0], "| bench | N | sdpor Tr | sdpor S | sdpor T | cdpor Tr") || !strings.Contains(lines[2], "| race | 9 | >") {
+		t.Errorf("md: exit %d\n%s", code, out)
+	}
+	for _, bad := range [][]string{{"--algos", "magic"}, {"--format", "xml"}, {"--sizes", "race"}} {
+		if _, _, code := icgen(append(append([]string{"bench"}, bad...), prog)...); code != ExitBadInput {
+			t.Errorf("%v: exit %d, want %d", bad, code, ExitBadInput)
+		}
+	}
+}
