@@ -41,6 +41,11 @@ func TestExploreCommand(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "cdpor (static dependency)") || !strings.Contains(out, "complete traces   1") || !strings.Contains(out, "states            5") {
 		t.Errorf("cdpor on fig1: exit %d\n%s", code, out)
 	}
+	// csdpor (the CDPOR paper's Example 2): 2 complete traces.
+	out, _, code = icgen("explore", "--algo", "csdpor", "--dep", "static", "--json", "../../testdata/fig1.blk")
+	if code != ExitOK || !strings.Contains(out, `"algo": "csdpor"`) || !strings.Contains(out, `"dependency": "static"`) || !strings.Contains(out, `"traces": 2,`) {
+		t.Errorf("csdpor on fig1: exit %d\n%s", code, out)
+	}
 	// An IC file for another program is refused.
 	ics := filepath.Join(dir, "fib.ic.json")
 	if _, stderr, code := icgen("synth", "-q", "-o", ics, "../../testdata/fib.blk"); code != ExitOK {
