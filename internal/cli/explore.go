@@ -53,6 +53,10 @@ the papers' tools do; the default, dynamic, by the locations events really
 touched. cdpor always uses the static dependency: its uniformity condition
 needs a dependency that holds in every state.
 
+Known issue: with --dep dynamic, sdpor and csdpor missed a final state on one
+generated program whose await guard can fail at run time (division by zero);
+--dep static and dfs are exhaustive there.
+
 Exit code 1 when a violation or runtime error was found.`,
 		Example: `  icgen explore testdata/fig1.blk
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
