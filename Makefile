@@ -6,7 +6,7 @@ BIN     := bin/icgen
 # Short, bounded fuzzing in the test run; FUZZTIME=5m for a real session.
 FUZZTIME ?= 10s
 
-.PHONY: all deps build demo test test-short fuzz vet bench clean
+.PHONY: all deps build demo test test-short fuzz vet bench bench-quick clean
 
 all: build
 
@@ -38,12 +38,18 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./lang
+	$(MAKE) --no-print-directory bench-quick
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $${FUZZTIME:-5m} ./lang
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# bench-quick runs icgen bench on the benchmark programs at small sizes, so
+# the benchmarks keep working (seconds; part of make test).
+bench-quick: build
+	./$(BIN) bench --timeout 10s --sizes fib=4,5 --sizes bb=2,3 testdata/bench/*.blk
 
 clean:
 	rm -rf bin

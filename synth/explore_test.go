@@ -72,3 +72,40 @@ func TestExample5(t *testing.T) {
 		t.Errorf("Example 4: cdpor reaches %d final states, want 2 (both values of z)", len(r4.Finals))
 	}
 }
+
+// TestBenchPrograms: on the benchmark programs at small sizes cdpor reaches
+// dfs's final states; on fib it explores exactly 1 complete trace at every
+// size tried (the CDPOR paper's Tr column).
+func TestBenchPrograms(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		sizes []int64
+		one   bool // cdpor explores exactly 1 complete trace
+	}{{"fib.blk", []int64{3, 4, 5, 6}, true}, {"bb.blk", []int64{2, 3}, false}} {
+		p := compileFile(t, filepath.Join("../testdata/bench", tc.file))
+		ics, _, err := Run(context.Background(), p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range tc.sizes {
+			m, err := dporrt.New(p, map[string]int64{"N": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cd, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.one && cd.Traces != 1 {
+				t.Errorf("%s N=%d: cdpor explores %d complete traces, want 1", tc.file, n, cd.Traces)
+			}
+			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
+			if oracle.Cut {
+				continue
+			}
+			if ok, why := cd.Agrees(oracle); !ok {
+				t.Errorf("%s N=%d: cdpor differs from dfs: %s", tc.file, n, why)
+			}
+		}
+	}
+}
