@@ -81,7 +81,7 @@ func TestBenchPrograms(t *testing.T) {
 		file  string
 		sizes []int64
 		one   bool // cdpor explores exactly 1 complete trace
-	}{{"fib.blk", []int64{3, 4, 5, 6}, true}, {"bb.blk", []int64{2, 3}, false}} {
+	}{{"fib.blk", []int64{3, 4, 5, 6}, true}, {"pi.blk", []int64{2, 3, 7, 20}, true}, {"bb.blk", []int64{2, 3}, false}} {
 		p := compileFile(t, filepath.Join("../testdata/bench", tc.file))
 		ics, _, err := Run(context.Background(), p, Options{})
 		if err != nil {
