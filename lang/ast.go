@@ -131,10 +131,13 @@ type ParamRef struct {
 	Param *Param
 }
 
-// VarRef reads a scalar variable (never an array).
+// VarRef reads a scalar variable (never an array). Second is set only in
+// the condition of a [Commute] declaration, for a local of the second
+// block's process (written v').
 type VarRef struct {
-	At  Pos
-	Var *Var
+	At     Pos
+	Var    *Var
+	Second bool
 }
 
 // IndexExpr reads element Index of the global array Array.
@@ -330,17 +333,42 @@ type Init struct {
 	Nodes  []*Node
 }
 
+// Invariant is a declared invariant: a condition over globals and params
+// that every state of the program must satisfy. Synthesis assumes it; the
+// interpreter checks it after init and after every event that writes a
+// location it reads.
+type Invariant struct {
+	Index int // position in Program.Invariants
+	Pos   Pos
+	Cond  Expr   // bool, over globals, params and literals; no calls
+	Reads []*Var // the globals Cond reads, in declaration order
+}
+
+// Commute is a declared independence constraint: blocks A and B (run by
+// two processes) commute in every state where Cond holds (nil: in every
+// state). Cond reads globals, params, the locals live at A's start (v) and
+// those live at B's start (v', VarRef.Second). Declarations are claims to
+// be proven; they do not change what the program does.
+type Commute struct {
+	Index int // position in Program.Commutes
+	Pos   Pos
+	A, B  *Block
+	Cond  Expr
+}
+
 // Program is a checked and lowered program.
 type Program struct {
-	File    string
-	Source  []byte
-	Hash    string // sha256 of the source with param values blanked out
-	Params  []*Param
-	Globals []*Var
-	Procs   []*Proc
-	Funcs   []*Func
-	Init    *Init // never nil: an absent init is empty
-	Blocks  []*Block
+	File       string
+	Source     []byte
+	Hash       string // sha256 of the source with param values and commute declarations blanked out
+	Params     []*Param
+	Globals    []*Var
+	Procs      []*Proc
+	Funcs      []*Func
+	Init       *Init // never nil: an absent init is empty
+	Blocks     []*Block
+	Invariants []*Invariant
+	Commutes   []*Commute
 }
 
 // Proc returns the proc named name, or nil.

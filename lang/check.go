@@ -28,6 +28,13 @@ func Compile(file string, src []byte) (*Program, ErrorList) {
 		return nil, c.errs
 	}
 	lower(c.prog)
+	// Commute declarations name blocks, which exist once the program is
+	// lowered: they are checked last.
+	c.commutes()
+	if len(c.errs) > 0 {
+		c.errs.Sort()
+		return nil, c.errs
+	}
 	return c.prog, nil
 }
 
@@ -100,7 +107,7 @@ func keywordAsName(m string) (string, bool) {
 	return kw, isKw && (strings.HasPrefix(exp, "<ident>") || strings.HasPrefix(exp, "PGlobalVar") || strings.HasPrefix(exp, "PLocalVar") || strings.HasPrefix(exp, "PFormal"))
 }
 
-var keywords = []string{"param", "global", "proc", "func", "init", "int", "bool", "if", "else", "while", "spawn", "assert", "yield", "await", "return", "true", "false"}
+var keywords = []string{"param", "global", "proc", "func", "init", "invariant", "commute", "when", "int", "bool", "if", "else", "while", "spawn", "assert", "yield", "await", "return", "true", "false"}
 
 // syntaxMessage rewrites participle's wording into ours. Participle says
 // what it expected as the rest of the grammar sequence that failed, e.g.
@@ -244,6 +251,7 @@ func firstSeq(toks []string, k *int) (first []string, empty, ok bool) {
 // grammarNames turns the parse tree's type names, which participle puts in
 // "expected ..." lists, into words a user knows.
 var grammarNames = strings.NewReplacer(
+	"PBlockID", "block id", "PBlockAt", "label or line", "PInvariant", `"invariant"`, "PCommute", `"commute"`,
 	"PBlock", `"{"`, "PExpr", "expression", "PUnary", "expression", "PPrimary", "expression",
 	"PFormal", "parameter", "PStmt", "statement", "PDecl", "declaration", "PArgs", `"("`,
 	"PInit2", "initializer", "PList", `"{"`, "PLocalVar", "name", "PGlobalVar", "name",
@@ -304,6 +312,15 @@ type checker struct {
 	locals *[]*Var
 	fn     *Func
 	labels map[string]Pos
+
+	// The declaration being checked, outside bodies: decl names it in
+	// messages ("an invariant"); in a commute condition, first and second
+	// are its blocks and primed maps the names of the second block's live
+	// locals.
+	decl          string
+	first, second *Block
+	primed        map[string]*Var
+	commuteDecls  []*pCommute
 }
 
 func newChecker(file string, src []byte) *checker {
@@ -342,15 +359,16 @@ func parseType(s string) Type {
 
 func (c *checker) file(pf *pFile) {
 	// Pass 1: declarations, so bodies may refer to procs and funcs declared later.
-	hashSrc := append([]byte(nil), c.src...)
+	var cuts [][2]int // what the hash leaves out
 	var procDecls []*pProc
 	var funcDecls []*pFunc
 	var initDecl *pInit
+	var invDecls []*pInvariant
 	for _, d := range pf.Decls {
 		switch {
 		case d.Param != nil:
 			c.param(d.Param)
-			blank(hashSrc, d.Param.Value.Pos.Offset, d.Param.Value.EndPos.Offset)
+			cuts = append(cuts, [2]int{d.Param.Value.Pos.Offset, d.Param.Value.EndPos.Offset})
 		case d.Global != nil:
 			c.global(d.Global)
 		case d.Proc != nil:
@@ -379,10 +397,23 @@ func (c *checker) file(pf *pFile) {
 			}
 			initDecl = d.Init
 			c.prog.Init.Pos = c.pos(d.Init.Pos)
+		case d.Invariant != nil:
+			invDecls = append(invDecls, d.Invariant)
+		case d.Commute != nil:
+			// A claim about the program, not part of it: adding one does
+			// not make an IC file stale.
+			c.commuteDecls = append(c.commuteDecls, d.Commute)
+			hi := d.Commute.EndPos.Offset
+			for hi < len(c.src) && (c.src[hi] == ' ' || c.src[hi] == '\t' || c.src[hi] == '\r') {
+				hi++
+			}
+			if hi < len(c.src) && c.src[hi] == '\n' {
+				hi++
+			}
+			cuts = append(cuts, [2]int{d.Commute.Pos.Offset, hi})
 		}
 	}
-	sum := sha256.Sum256(hashSrc)
-	c.prog.Hash = hex.EncodeToString(sum[:])
+	c.prog.Hash = hashWithout(c.src, cuts)
 
 	// Pass 2: bodies.
 	for _, pd := range procDecls {
@@ -399,7 +430,104 @@ func (c *checker) file(pf *pFile) {
 	if initDecl != nil {
 		c.prog.Init.Body = c.body(inInit, nil, &c.prog.Init.Locals, nil, initDecl.Body)
 	}
+	for _, d := range invDecls {
+		c.invariant(d)
+	}
 	c.recursion()
+}
+
+// declContext sets the checker up for an expression outside any body:
+// no locals in scope, no calls.
+func (c *checker) declContext(what string) {
+	c.kind, c.fn, c.locals, c.scope, c.labels = inInit, nil, nil, nil, nil
+	c.decl, c.first, c.second, c.primed = what, nil, nil, nil
+}
+
+func (c *checker) invariant(d *pInvariant) {
+	c.declContext("an invariant")
+	cond := c.cond(d.Cond, "invariant")
+	c.decl = ""
+	inv := &Invariant{Index: len(c.prog.Invariants), Pos: c.pos(d.Pos), Cond: cond}
+	rw := &rwCollector{reads: varSet{}, writes: varSet{}, sums: func(*Func) *summary { return &summary{} }}
+	rw.expr(cond)
+	inv.Reads = rw.reads.sorted()
+	c.prog.Invariants = append(c.prog.Invariants, inv)
+}
+
+// commutes checks the commute declarations of a lowered program: their
+// block ids and conditions.
+func (c *checker) commutes() {
+	for _, d := range c.commuteDecls {
+		a, okA := c.blockID(d.A)
+		b, okB := c.blockID(d.B)
+		if !okA || !okB {
+			continue
+		}
+		cm := &Commute{Index: len(c.prog.Commutes), Pos: c.pos(d.Pos), A: a, B: b}
+		if d.Cond != nil {
+			c.declContext("a commute condition")
+			c.first, c.second = a, b
+			c.scope = &scope{names: map[string]*Var{}}
+			for _, v := range a.Point.Live {
+				c.scope.names[v.Name] = v
+			}
+			c.primed = map[string]*Var{}
+			for _, v := range b.Point.Live {
+				c.primed[v.Name] = v
+			}
+			cm.Cond = c.cond(d.Cond, "commute")
+			c.declContext("")
+		}
+		c.prog.Commutes = append(c.prog.Commutes, cm)
+	}
+}
+
+// blockID resolves a block id written in a commute declaration.
+func (c *checker) blockID(d *pBlockID) (*Block, bool) {
+	id := d.Proc
+	if at := d.At; at != nil {
+		switch {
+		case at.Label != nil:
+			id += "@" + *at.Label
+		case at.Line != nil:
+			id += "@" + *at.Line
+			if at.Col != nil {
+				id += ":" + *at.Col
+			}
+		}
+	}
+	if b := c.prog.Block(id); b != nil {
+		return b, true
+	}
+	p := c.pos(d.Pos)
+	pr := c.procs[d.Proc]
+	if pr == nil {
+		c.report(errUnknownBlock(p, id, nil))
+		return nil, false
+	}
+	ids := make([]string, len(pr.Blocks))
+	for i, b := range pr.Blocks {
+		ids[i] = b.ID
+	}
+	c.report(errUnknownBlock(p, id, ids))
+	return nil, false
+}
+
+// hashWithout is the sha256 of src without the byte ranges cuts (in
+// source order): param values, so one IC file serves every size, and
+// commute declarations, which are claims about the program, not part of it.
+func hashWithout(src []byte, cuts [][2]int) string {
+	h := sha256.New()
+	at := 0
+	for _, c := range cuts {
+		if c[0] < at || c[1] > len(src) || c[0] > c[1] {
+			continue
+		}
+		h.Write(src[at:c[0]])
+		at = c[1]
+	}
+	h.Write(src[at:])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // nameAfter returns the position of the first occurrence of the identifier
@@ -528,7 +656,7 @@ func (c *checker) arraySize(name string, e *pExpr) Expr {
 			}
 			return &IntLit{At: p, Val: n}
 		}
-		if pr.Name != nil && pr.Call == nil && pr.Index == nil {
+		if pr.Name != nil && !pr.Prime && pr.Call == nil && pr.Index == nil {
 			if pa, ok := c.params[*pr.Name]; ok {
 				return &ParamRef{At: p, Param: pa}
 			}
@@ -848,6 +976,10 @@ func (c *checker) lvalue(e *pExpr) (LValue, string, bool) {
 	}
 	pr := e.First.Prim
 	name := *pr.Name
+	if pr.Prime {
+		c.report(errPrimeOutside(p, name))
+		return LValue{}, "", false
+	}
 	v := c.lookupLocal(name)
 	if v == nil {
 		v = c.globals[name]
@@ -1002,12 +1134,19 @@ func (c *checker) primary(pr *pPrimary, stmt bool) Expr {
 		return &badExpr{At: p}
 	}
 	name := *pr.Name
+	if pr.Prime {
+		return c.primedName(p, pr)
+	}
 	switch {
 	case pr.Call != nil:
 		args := c.exprs(pr.Call.Args)
 		f, ok := c.funcs[name]
 		if !ok {
 			c.reportNotFound(p, name, "a func")
+			return &badExpr{At: p}
+		}
+		if c.decl != "" {
+			c.report(errNotAllowed(p, "a call", c.decl))
 			return &badExpr{At: p}
 		}
 		if c.kind == inInit && c.locals == nil {
@@ -1055,8 +1194,43 @@ func (c *checker) primary(pr *pPrimary, stmt bool) Expr {
 	if pa, ok := c.params[name]; ok {
 		return &ParamRef{At: p, Param: pa}
 	}
+	if c.first != nil && localNamed(c.first.Proc, name) != nil {
+		c.report(errNotLive(p, name, c.first.ID))
+		return &badExpr{At: p}
+	}
 	c.reportNotFound(p, name, "a value")
 	return &badExpr{At: p}
+}
+
+// primedName resolves v', a local of the second block of a commute
+// declaration.
+func (c *checker) primedName(p Pos, pr *pPrimary) Expr {
+	name := *pr.Name
+	switch {
+	case c.primed == nil:
+		c.report(errPrimeOutside(p, name))
+	case pr.Call != nil || pr.Index != nil:
+		c.report(errPrimeShared(p, name))
+	case c.primed[name] != nil:
+		return &VarRef{At: p, Var: c.primed[name], Second: true}
+	case c.globals[name] != nil || c.params[name] != nil:
+		c.report(errPrimeShared(p, name))
+	case localNamed(c.second.Proc, name) != nil:
+		c.report(errNotLive(p, name+"'", c.second.ID))
+	default:
+		c.report(errUndeclared(p, name+"'"))
+	}
+	return &badExpr{At: p}
+}
+
+// localNamed returns a local (or parameter) of a proc with the given name.
+func localNamed(pr *Proc, name string) *Var {
+	for _, v := range pr.Locals {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
 }
 
 func appendFunc(fs []*Func, f *Func) []*Func {

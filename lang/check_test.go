@@ -72,6 +72,15 @@ func TestCompiles(t *testing.T) {
 		{"params shadow nothing but may be assigned",
 			"global int total; proc p(int n) { while (n > 0) { total = total + n; n = n - 1; } }",
 			[]string{"n = (n - 1)"}},
+		{"invariants over globals, params and array elements",
+			"param N = 2; global int c, a[N]; global bool on; invariant (c >= 0); invariant on || a[N - 1] != c / 2; proc p() { c = c + 1; a[0] = 1; }",
+			[]string{"invariant (c >= 0) reads {c}", "invariant (on || (a[(N - 1)] != (c / 2))) reads {c, a, on}"}},
+		{"a block that writes what an invariant reads reads all of it",
+			"global int c, d, e; invariant (c <= d); proc p() { c = 1; } proc q() { e = 1; }",
+			[]string{"block p: reads {c, d} writes {c}", "block q: reads {} writes {e}"}},
+		{"commute declarations with labels, lines and primed locals",
+			"global int x;\nproc p(int v) { int t = v; again: yield; x = t + v; }\nproc q() { yield; yield; x = 0; }\ncommute p, q;\ncommute p@again, p@again when (t != t' || v == v');\ncommute q@3:12, q@3:19 when (x > 0);",
+			[]string{"commute p, q\n", "commute p@again, p@again when ((t != t') || (v == v'))", "commute q@3:12, q@3:19 when (x > 0)"}},
 		{"comments everywhere",
 			"/* a */ global /* b */ int x; // c\nproc /* d */ p() { /* e */ x = 1; // f\n}",
 			[]string{"x = 1 -> end"}},
@@ -92,5 +101,34 @@ func TestCompiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHash: the program hash ignores param values and commute declarations
+// (claims, not semantics) but not invariants.
+func TestHash(t *testing.T) {
+	t.Parallel()
+	base := "param N = 3; global int c; proc p() { c = c + N; }\n"
+	cases := []struct {
+		name, src string
+		same      bool
+	}{
+		{"param value", "param N = 17; global int c; proc p() { c = c + N; }\n", true},
+		{"commute declaration", base + "commute p, p when (c > 0);\n", true},
+		{"invariant", base + "invariant (c >= 0);\n", false},
+		{"code", "param N = 3; global int c; proc p() { c = c - N; }\n", false},
+	}
+	hash := func(src string) string {
+		p, errs := Compile("h.blk", []byte(src))
+		if errs != nil {
+			t.Fatal(errs.Format([]byte(src)))
+		}
+		return p.Hash
+	}
+	h0 := hash(base)
+	for _, tc := range cases {
+		if got := hash(tc.src) == h0; got != tc.same {
+			t.Errorf("%s: same hash %v, want %v", tc.name, got, tc.same)
+		}
 	}
 }

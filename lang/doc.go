@@ -34,6 +34,17 @@
 //     first in declaration order, then locals by slot.
 //   - Point.Live lists the locals whose values may still be read after the
 //     point: state equality compares those and only those.
+//   - Declarations that are not code: [Invariant]s (conditions over globals
+//     and params that every state must satisfy; a block that may write a
+//     global an invariant reads also reads every global of that invariant,
+//     since the interpreter checks it at the block's end) and [Commute]s
+//     (declared independence constraints between two blocks, whose
+//     conditions may read both processes' live locals, v and v'). Commute
+//     declarations are checked after lowering, once the rest of the
+//     program is free of errors, since they name blocks.
+//   - Program.Hash is the sha256 of the source without param values and
+//     commute declarations: one IC file serves every size, and declaring an
+//     IC does not make it stale; an invariant changes the hash.
 //   - The Program is immutable after Compile; the interpreter (dporrt) and
 //     the symbolic executor share it and must give each construct the same
 //     meaning (DESIGN.md decision 1).

@@ -231,6 +231,22 @@ func errParamValue(p Pos, name string) *Error {
 	return errAt(p, "param %s must be an integer literal (optionally negative)", name)
 }
 
+func errUnknownBlock(p Pos, id string, procBlocks []string) *Error {
+	if procBlocks == nil {
+		return errAt(p, "unknown block %s (no proc %s)", id, id[:strings.IndexAny(id+"@", "@")])
+	}
+	return errAt(p, "unknown block %s (the blocks of %s are %s)", id, procBlocks[0], strings.Join(procBlocks, ", "))
+}
+func errNotLive(p Pos, name, block string) *Error {
+	return errAt(p, "%s is not live at the start of block %s (a commute condition reads only live locals)", name, block)
+}
+func errPrimeOutside(p Pos, name string) *Error {
+	return errAt(p, "%s': primed names are only allowed in commute conditions", name)
+}
+func errPrimeShared(p Pos, name string) *Error {
+	return errAt(p, "%s': only locals can be primed (globals and params are shared by both processes)", name)
+}
+
 // article prefixes a word with "a" or "an".
 func article(w string) string {
 	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {

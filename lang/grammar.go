@@ -12,11 +12,11 @@ import (
 var tokens = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Comment", Pattern: `//[^\n]*|/\*([^*]|\*+[^*/])*\*+/`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n]+`},
-	{Name: "Keyword", Pattern: `\b(param|global|proc|func|init|int|bool|if|else|while|spawn|assert|yield|await|return|true|false)\b`},
+	{Name: "Keyword", Pattern: `\b(param|global|proc|func|init|invariant|commute|when|int|bool|if|else|while|spawn|assert|yield|await|return|true|false)\b`},
 	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
 	{Name: "Int", Pattern: `[0-9]+`},
 	{Name: "String", Pattern: `"(\\.|[^"\\\n])*"`},
-	{Name: "Op", Pattern: `==|!=|<=|>=|&&|\|\||[-+*/%<>=!(){}\[\];,:]`},
+	{Name: "Op", Pattern: `==|!=|<=|>=|&&|\|\||[-+*/%<>=!(){}\[\];,:@']`},
 })
 
 var parser = participle.MustBuild[pFile](
@@ -35,11 +35,42 @@ type pFile struct {
 }
 
 type pDecl struct {
-	Param  *pParam  `parser:"  @@"`
-	Global *pGlobal `parser:"| @@"`
-	Proc   *pProc   `parser:"| @@"`
-	Func   *pFunc   `parser:"| @@"`
-	Init   *pInit   `parser:"| @@"`
+	Param     *pParam     `parser:"  @@"`
+	Global    *pGlobal    `parser:"| @@"`
+	Proc      *pProc      `parser:"| @@"`
+	Func      *pFunc      `parser:"| @@"`
+	Init      *pInit      `parser:"| @@"`
+	Invariant *pInvariant `parser:"| @@"`
+	Commute   *pCommute   `parser:"| @@"`
+}
+
+type pInvariant struct {
+	Pos  lexer.Position
+	Cond *pExpr `parser:"\"invariant\" @@ \";\""`
+}
+
+// pCommute is a declared independence constraint:
+// "commute p, q@5 when (x > 0);".
+type pCommute struct {
+	Pos    lexer.Position
+	A      *pBlockID `parser:"\"commute\" @@ \",\""`
+	B      *pBlockID `parser:"@@"`
+	Cond   *pExpr    `parser:"(\"when\" @@)? \";\""`
+	EndPos lexer.Position
+}
+
+// pBlockID is a block id as icgen prints it: proc, proc@label, proc@line
+// or proc@line:col.
+type pBlockID struct {
+	Pos  lexer.Position
+	Proc string    `parser:"@Ident"`
+	At   *pBlockAt `parser:"(\"@\" @@)?"`
+}
+
+type pBlockAt struct {
+	Label *string `parser:"  @Ident"`
+	Line  *string `parser:"| @Int"`
+	Col   *string `parser:"  (\":\" @Int)?"`
 }
 
 type pParam struct {
@@ -213,6 +244,7 @@ type pPrimary struct {
 	False bool    `parser:"| @\"false\""`
 	Paren *pExpr  `parser:"| \"(\" @@ \")\""`
 	Name  *string `parser:"| @Ident"`
+	Prime bool    `parser:"  @\"'\"?"`
 	Call  *pArgs  `parser:"  ( @@"`
 	Index *pExpr  `parser:"  | \"[\" @@ \"]\" )?"`
 }

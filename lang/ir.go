@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -130,7 +131,39 @@ func lower(p *Program) {
 		for _, b := range pr.Blocks {
 			b.Index = len(p.Blocks)
 			p.Blocks = append(p.Blocks, b)
+			invariantReads(p, b)
 		}
+	}
+}
+
+// invariantReads adds to a block's reads the globals of every invariant
+// that reads a global the block may write: the invariant is checked at the
+// end of such a block (package dporrt), so the check is part of it.
+func invariantReads(p *Program, b *Block) {
+	reads := varSet{}
+	for _, v := range b.Reads {
+		reads.add(v)
+	}
+	grew := false
+	for _, inv := range p.Invariants {
+		touched := false
+		for _, w := range b.Writes {
+			if w.Kind == Global && slices.Contains(inv.Reads, w) {
+				touched = true
+			}
+		}
+		if !touched {
+			continue
+		}
+		for _, v := range inv.Reads {
+			if !reads[v] {
+				reads.add(v)
+				grew = true
+			}
+		}
+	}
+	if grew {
+		b.Reads = reads.sorted()
 	}
 }
 

@@ -29,6 +29,12 @@ func FormatIR(p *Program) string {
 		}
 		b.WriteByte('\n')
 	}
+	for _, inv := range p.Invariants {
+		fmt.Fprintf(&b, "invariant %s reads %s\n", ExprString(inv.Cond), VarSetText(inv.Reads))
+	}
+	for _, cm := range p.Commutes {
+		fmt.Fprintf(&b, "%s\n", CommuteString(cm))
+	}
 	for _, f := range p.Funcs {
 		fmt.Fprintf(&b, "\nfunc %s(%s) %s\n", f.Name, varsText(f.Params), f.Result)
 		writeLocals(&b, f.Locals)
@@ -48,6 +54,19 @@ func FormatIR(p *Program) string {
 		}
 	}
 	return b.String()
+}
+
+// CommuteString renders a commute declaration: "commute p, q when (z <= -1)".
+func CommuteString(cm *Commute) string {
+	s := "commute " + cm.A.ID + ", " + cm.B.ID
+	if cm.Cond != nil {
+		c := ExprString(cm.Cond)
+		if !strings.HasPrefix(c, "(") {
+			c = "(" + c + ")"
+		}
+		s += " when " + c
+	}
+	return s
 }
 
 // FormatBlocks renders every block of the program on one line, in
@@ -227,6 +246,9 @@ func ExprString(e Expr) string {
 	case *ParamRef:
 		return e.Param.Name
 	case *VarRef:
+		if e.Second {
+			return e.Var.Name + "'"
+		}
 		return e.Var.Name
 	case *IndexExpr:
 		return e.Array.Name + "[" + ExprString(e.Index) + "]"

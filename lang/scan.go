@@ -5,7 +5,7 @@ package lang
 // declaration does not hide the errors of the others.
 
 // topKeywords start a top-level declaration.
-var topKeywords = map[string]bool{"param": true, "global": true, "proc": true, "func": true, "init": true}
+var topKeywords = map[string]bool{"param": true, "global": true, "proc": true, "func": true, "init": true, "invariant": true, "commute": true}
 
 // scanResult holds the lexical errors and the start offsets of top-level
 // declarations of a source.
@@ -20,7 +20,7 @@ func isIdentStart(c byte) bool {
 
 func isIdentChar(c byte) bool { return isIdentStart(c) || '0' <= c && c <= '9' }
 
-const opChars = "=!<>&|+-*/%(){}[];,:"
+const opChars = "=!<>&|+-*/%(){}[];,:@'"
 
 func scan(file string, src []byte) scanResult {
 	var r scanResult
