@@ -50,6 +50,9 @@ func (m *Machine) Initial() (*State, *RuntimeError) {
 	}
 	in := m.Prog.Init
 	s.run(in.Nodes, entry(in.Nodes), &frame{locals: make([]int64, len(in.Locals)), pi: -1})
+	if s.err == nil {
+		s.checkInvariants(^uint64(0))
+	}
 	s.cur, s.curBlock = nil, ""
 	s.logging = true
 	s.log = s.log[:0]
@@ -149,7 +152,36 @@ func (s *State) StepInto(i int, ev *Event) {
 			s.setPoint(i, stop)
 		}
 	}
+	if s.err == nil && len(s.m.Prog.Invariants) > 0 {
+		var mask uint64
+		for _, l := range s.writes {
+			mask |= s.m.invMask[l]
+		}
+		s.checkInvariants(mask)
+	}
 	s.end(ev)
+}
+
+// checkInvariants evaluates the invariants whose bits are in mask (those
+// reading a location the event wrote: the others keep their value) and
+// records a violation, at the invariant, for each one that is false or
+// cannot be evaluated. Their reads count as the event's reads, as an
+// assert's would.
+func (s *State) checkInvariants(mask uint64) {
+	for _, inv := range s.m.Prog.Invariants {
+		if mask&invBit(inv.Index) == 0 {
+			continue
+		}
+		v := s.eval(inv.Cond, nil)
+		switch {
+		case s.err != nil:
+			msg := lang.ExprString(inv.Cond) + ": " + s.err.Msg
+			s.err = nil
+			s.record(Violation{Pos: inv.Pos, Msg: msg, Invariant: true})
+		case v == 0:
+			s.record(Violation{Pos: inv.Pos, Msg: lang.ExprString(inv.Cond), Invariant: true})
+		}
+	}
 }
 
 func (s *State) begin(p *Process, ev *Event) {
@@ -267,8 +299,11 @@ func (s *State) run(nodes []*lang.Node, id int, fr *frame) (*lang.Point, int64) 
 	return nil, 0
 }
 
-func (s *State) violate(n *lang.Node) {
-	v := Violation{Pos: n.Pos, Msg: n.Msg, Block: s.curBlock, Proc: "init"}
+func (s *State) violate(n *lang.Node) { s.record(Violation{Pos: n.Pos, Msg: n.Msg}) }
+
+// record records a violation of the running block (or of init).
+func (s *State) record(v Violation) {
+	v.Block, v.Proc = s.curBlock, "init"
 	if s.cur != nil {
 		v.Proc = s.cur.Name()
 	}

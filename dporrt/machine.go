@@ -21,6 +21,9 @@ type Machine struct {
 	nstore   int
 	locName  []string // name of each flat location, e.g. "x" or "a[3]"
 	overInit map[*lang.Var]int64
+	// invMask has, for each location, a bit per invariant that reads it
+	// (bit 63 stands for invariant 63 and every later one).
+	invMask []uint64
 
 	// MaxSteps bounds the nodes one block may run before it is stopped with
 	// a runtime error (an infinite loop inside a block).
@@ -92,8 +95,19 @@ func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
 		}
 		m.nstore += n
 	}
+	m.invMask = make([]uint64, m.nstore)
+	for _, inv := range prog.Invariants {
+		for _, g := range inv.Reads {
+			for i := 0; i < m.size[g.Index]; i++ {
+				m.invMask[m.offset[g.Index]+i] |= invBit(inv.Index)
+			}
+		}
+	}
 	return m, nil
 }
+
+// invBit is the bit of invariant k in Machine.invMask.
+func invBit(k int) uint64 { return 1 << min(k, 63) }
 
 // constEval evaluates a constant expression (literals, params, operators).
 func (m *Machine) constEval(e lang.Expr) (int64, error) {

@@ -52,16 +52,22 @@ func (p *Process) Key() string {
 // Name renders the process as proc#id, e.g. "fib#1.2".
 func (p *Process) Name() string { return p.Proc.Name + "#" + p.Key() }
 
-// Violation is a failed assert.
+// Violation is a failed assert, or a broken invariant: one that is false
+// (or cannot be evaluated) after init or after an event. Pos is the site:
+// the assert, or the invariant declaration.
 type Violation struct {
-	Pos   lang.Pos
-	Msg   string // the assert's message, may be empty
-	Proc  string // process name
-	Block string // block id ("init" for the init section)
+	Pos       lang.Pos
+	Msg       string // the assert's message, may be empty; an invariant's condition
+	Proc      string // process name
+	Block     string // block id ("init" for the init section)
+	Invariant bool   // a broken invariant
 }
 
 func (v Violation) String() string {
 	msg := "assertion failed"
+	if v.Invariant {
+		msg = "invariant broken"
+	}
 	if v.Msg != "" {
 		msg += ": " + v.Msg
 	}
