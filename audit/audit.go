@@ -1,0 +1,226 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/encode"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/synth"
+	"github.com/icgen/icgen/ts"
+)
+
+// Options configure an audit or a check.
+type Options struct {
+	Synth        synth.Options // how pairs are classified (Audit only)
+	Tries        int           // solver models run per query before giving up on a witness (0: 5)
+	CheckTimeout time.Duration // budget of one solver check (0: 2s)
+	Rlimit       uint64        // Z3 resource limit per check (0: none)
+	_            struct{}
+}
+
+// Class is how a pair of blocks commutes.
+type Class int
+
+// Classes of pairs.
+const (
+	Always      Class = iota // commute in every state (the constraint true)
+	Conditional              // commute where one of the constraints holds
+	Never                    // never proven to commute
+	Unknown                  // the analysis gave up (Pair.Reason)
+)
+
+func (c Class) String() string {
+	switch c {
+	case Always:
+		return "always"
+	case Conditional:
+		return "conditional"
+	case Never:
+		return "never"
+	case Unknown:
+		return "unknown"
+	}
+	return "class(" + strconv.Itoa(int(c)) + ")"
+}
+
+func classOf(s ic.Status) Class {
+	switch s {
+	case ic.Independent:
+		return Always
+	case ic.Conditional:
+		return Conditional
+	case ic.Dependent:
+		return Never
+	}
+	return Unknown
+}
+
+// Report is the commutativity matrix of a program with witnesses.
+type Report struct {
+	Program string
+	Params  map[string]int64 // the param values the witnesses were run with
+	Blocks  []string         // block ids, in program order
+	Pairs   []Pair           // every unordered pair, self pairs included, in block order
+	_       struct{}
+}
+
+// Pair is one pair of the matrix. A's process is the first (its locals
+// unprimed), B's the second (primed).
+type Pair struct {
+	A, B        string
+	Class       Class
+	Exact       bool     // the constraints hold exactly where the pair commutes
+	Constraints []string // canonical texts, for Conditional (and partial Unknown) pairs
+	Reason      string   // why the pair is Unknown
+	Notes       []string // what made the pair inexact
+	// Witness, for pairs that are not Always: a state where both blocks
+	// are enabled and the orders end differently, confirmed by running
+	// them. NoWitness says why there is none.
+	Witness   *Witness
+	NoWitness string
+}
+
+// Class returns the class of the pair of blocks a and b, in either order.
+func (r *Report) Class(a, b string) (Class, bool) {
+	for _, p := range r.Pairs {
+		if (p.A == a && p.B == b) || (p.A == b && p.B == a) {
+			return p.Class, true
+		}
+	}
+	return 0, false
+}
+
+// Counts counts the pairs of each class.
+func (r *Report) Counts() map[Class]int {
+	out := map[Class]int{}
+	for _, p := range r.Pairs {
+		out[p.Class]++
+	}
+	return out
+}
+
+// Run audits the program of machine m: it classifies every pair of blocks
+// by synthesizing its constraints (package synth) and, for every pair that
+// does not always commute, looks for a witness with the solver (a model of
+// not F(a,b), first where both orders run without error, then where both
+// blocks can run) and confirms it by running both orders in m. Params stay
+// at m's values unless no witness exists with them. An error means the tool
+// failed; ctx cancels the run.
+func Run(ctx context.Context, m *dporrt.Machine, opts Options) (*Report, error) {
+	p := m.Prog
+	f, _, err := synth.Run(ctx, p, opts.Synth)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Program: p.File, Params: map[string]int64{}}
+	for _, pa := range p.Params {
+		r.Params[pa.Name] = m.Param(pa)
+	}
+	for _, b := range p.Blocks {
+		r.Blocks = append(r.Blocks, b.ID)
+	}
+	pr, err := newProver(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer pr.close()
+	syms := ts.NewSymbols(p)
+	funcs := map[string]ic.Function{}
+	for _, fn := range f.Functions {
+		funcs[fn.Name] = fn
+	}
+	for _, fp := range f.Pairs {
+		out := Pair{A: fp.A, B: fp.B, Class: classOf(fp.Status), Exact: fp.Exact, Reason: fp.Reason, Notes: fp.Notes}
+		for _, c := range fp.Constraints {
+			out.Constraints = append(out.Constraints, c.Text)
+		}
+		if out.Class != Always {
+			a, b := p.Block(fp.A), p.Block(fp.B)
+			fm := encode.Pair(a, b, syms)
+			if fm.Unknown != "" {
+				out.NoWitness = "no witness: the pair has no formula (" + fm.Unknown + ")"
+			} else {
+				sp := &space{p: p, a: a, b: b, syms: syms, m: m, funcs: funcs}
+				region := newQuery()
+				region.term(ts.Unary(lang.OpNot, fm.F))
+				out.Witness, out.NoWitness, err = pr.search(ctx, sp, stages(sp, fm, region))
+				if err != nil {
+					return nil, err
+				}
+			}
+		}
+		r.Pairs = append(r.Pairs, out)
+	}
+	return r, nil
+}
+
+// stages are the ways to ask for a witness within region: where both
+// orders run to completion (a difference in the final states), then where
+// both blocks can run alone (a difference may be an error or a block that
+// gets disabled), then anywhere (an order may raise an error the other
+// does not); each first with the machine's params, then, if the program
+// has params, with any.
+func stages(sp *space, fm *encode.Formula, region *query) []stage {
+	both := region.clone()
+	both.term(runs(fm.AB))
+	both.term(runs(fm.BA))
+	apart := newQuery()
+	apart.term(runs(ts.Block(sp.a, 0, sp.syms)))
+	apart.term(runs(ts.Block(sp.b, 1, sp.syms)))
+	alone := region.clone()
+	alone.declare(keys(apart.decls)...)
+	alone.terms = append(alone.terms, apart.terms...)
+	differ := func(w *Witness) bool { return w.Kind == Differ }
+	anyKind := func(*Witness) bool { return true }
+	commute := "wherever both blocks can run without a runtime error, they commute"
+	never := "the two blocks can never both run without a runtime error in the same state"
+	with := ""
+	if len(sp.p.Params) > 0 {
+		with = " (with " + paramString(sp) + ")"
+	}
+	out := []stage{
+		{region: both, pinned: true, accept: differ},
+		{region: alone, pinned: true, accept: anyKind, empty: commute + with, apart: apart, vacuous: never + with},
+		{region: region, pinned: true, accept: anyKind},
+	}
+	if len(sp.p.Params) > 0 {
+		for _, st := range out[:3] {
+			st.pinned = false
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func paramString(sp *space) string {
+	var parts []string
+	for _, pa := range sp.p.Params {
+		parts = append(parts, fmt.Sprintf("%s=%d", pa.Name, sp.m.Param(pa)))
+	}
+	return strings.Join(parts, " ")
+}
+
+// runs is the condition under which a system runs to completion without a
+// runtime error (overflow included): one of its paths is taken and does not
+// overflow.
+func runs(s *ts.System) *ts.Term {
+	var ds []*ts.Term
+	for _, t := range s.Transitions {
+		ds = append(ds, ts.And(t.Cond, t.NoOverflow))
+	}
+	return encode.ElimArrays(ts.Or(ds...))
+}

@@ -1,0 +1,148 @@
+package audit
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/lang"
+)
+
+func machine(t testing.TB, path string, set map[string]int64) *dporrt.Machine {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, errs := lang.Compile(path, src)
+	if errs != nil {
+		t.Fatal(errs.Format(src))
+	}
+	m, err := dporrt.New(p, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// replay runs a witness's start state again, independently of the code
+// that found it, and reports whether the two orders end alike.
+func replay(t *testing.T, m *dporrt.Machine, a, b string, w *Witness) bool {
+	t.Helper()
+	if w.Params != nil {
+		m = machine(t, m.Prog.File, w.Params)
+	}
+	p := m.Prog
+	ba, bb := p.Block(a), p.Block(b)
+	store := make([]int64, m.Locs())
+	locals := [2][]int64{make([]int64, len(ba.Proc.Locals)), make([]int64, len(bb.Proc.Locals))}
+	vals := map[string]string{}
+	for _, v := range w.Start {
+		vals[v.Name] = v.Value
+	}
+	parse := func(s string) int64 {
+		switch s {
+		case "true":
+			return 1
+		case "false":
+			return 0
+		}
+		var v int64
+		for i, c := range s {
+			if i == 0 && c == '-' {
+				continue
+			}
+			v = 10*v + int64(c-'0')
+		}
+		if s[0] == '-' {
+			v = -v
+		}
+		return v
+	}
+	for l := 0; l < m.Locs(); l++ {
+		if s, ok := vals[m.LocName(dporrt.Loc(l))]; ok {
+			store[l] = parse(s)
+		}
+	}
+	for k, bl := range []*lang.Block{ba, bb} {
+		for _, v := range bl.Point.Live {
+			name := v.Name
+			if k == 1 {
+				name += "'"
+			}
+			locals[k][v.Index] = parse(vals[name])
+		}
+	}
+	st := m.PairState(store, ba, locals[0], bb, locals[1])
+	if !st.Enabled(0) || !st.Enabled(1) {
+		t.Errorf("(%s, %s): a block is not enabled in the witness state %v", a, b, w.Start)
+		return true
+	}
+	run := func(first, second int) (*dporrt.State, bool) {
+		s := st.Clone()
+		if ev := s.Step(first); ev.Err != nil || !s.Enabled(second) {
+			return s, false
+		}
+		ev := s.Step(second)
+		return s, ev.Err == nil
+	}
+	ab, ok1 := run(0, 1)
+	bA, ok2 := run(1, 0)
+	return ok1 && ok2 && ab.Equal(bA)
+}
+
+func TestRunFig1(t *testing.T) {
+	t.Parallel()
+	m := machine(t, "../testdata/fig1.blk", nil)
+	r, err := Run(context.Background(), m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[[2]string]struct {
+		class Class
+		cs    []string
+	}{
+		{"p", "p"}: {Always, []string{"true"}},
+		{"p", "q"}: {Conditional, []string{"z <= -1"}},
+		{"p", "r"}: {Always, []string{"true"}},
+		{"q", "q"}: {Always, []string{"true"}},
+		{"q", "r"}: {Conditional, []string{"x == z", "z <= -2", "z >= 0"}},
+		{"r", "r"}: {Always, []string{"true"}},
+	}
+	if len(r.Pairs) != len(want) {
+		t.Fatalf("%d pairs, want %d", len(r.Pairs), len(want))
+	}
+	for _, p := range r.Pairs {
+		w := want[[2]string{p.A, p.B}]
+		if p.Class != w.class || !slicesEqual(p.Constraints, w.cs) {
+			t.Errorf("(%s, %s): %s %v, want %s %v", p.A, p.B, p.Class, p.Constraints, w.class, w.cs)
+		}
+		switch {
+		case p.Class == Always && p.Witness != nil:
+			t.Errorf("(%s, %s) always commutes but has a witness", p.A, p.B)
+		case p.Class != Always && p.Witness == nil:
+			t.Errorf("(%s, %s): no witness: %s", p.A, p.B, p.NoWitness)
+		case p.Witness != nil:
+			if p.Witness.Kind != Differ {
+				t.Errorf("(%s, %s): witness of kind %s, want differ", p.A, p.B, p.Witness.Kind)
+			}
+			if replay(t, m, p.A, p.B, p.Witness) {
+				t.Errorf("(%s, %s): the witness %v does not differ when run", p.A, p.B, p.Witness.Start)
+			}
+			t.Logf("(%s, %s): %v: %s", p.A, p.B, p.Witness.Start, p.Witness.Summary())
+		}
+	}
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
