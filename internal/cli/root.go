@@ -110,8 +110,8 @@ Exit codes: 0 fine, 1 violations or runtime errors found, 2 bad input or usage,
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetVersionTemplate("icgen {{.Version}}\n")
-	root.CompletionOptions.HiddenDefaultCmd = true
 	root.AddCommand(newParseCmd(e), newRunCmd(e), newSmtCmd(e), newSynthCmd(e), newExploreCmd(e), newBenchCmd(e))
+	root.AddCommand(newAuditCmd(e), newCheckCmd(e))
 	return root
 }
 

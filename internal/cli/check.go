@@ -1,0 +1,242 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/icgen/icgen/audit"
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/ic"
+	"github.com/spf13/cobra"
+)
+
+func newCheckCmd(e *env) *cobra.Command {
+	var (
+		defs    []string
+		icsPath string
+		asJSON  bool
+		checkTO time.Duration
+		tries   int
+	)
+	cmd := &cobra.Command{
+		Use:   "check FILE --ics ICFILE",
+		Short: "Re-prove the independence constraints of an IC file against a program",
+		Long: `Check an IC file, written by hand, by another tool or by icgen synth, against
+its program: every constraint C of every pair (a, b) is proven again with Z3
+(C and not F(a,b) must be unsatisfiable: where C holds, both orders run
+without runtime error and end in the same state).
+
+Each constraint is proven, unsound, unknown (the solver could not decide:
+the reason is given) or invalid (it names something the program does not
+have). An unsound constraint comes with a counterexample: a state where it
+holds (as a runtime evaluates it) and the two orders do not end alike,
+confirmed by running both orders in the interpreter; the differing variables
+are marked with *. When no model gives such a run, the constraint is still
+unsound (the solver proved it) and the output says no concrete witness was
+found.
+
+Also checked: that each constraint's text and SMT-LIB forms are those of its
+expression (a runtime evaluates the expression), that each pair's
+no_overflow guard excludes int64 overflow where a constraint holds, and that
+each block's W(b) has every global the recomputed W(b) has (a missing one
+makes the runtime's uniformity check unsound; an extra one is only noted).
+
+The IC file must have been made for this version of the program (same hash,
+params excluded), as for icgen explore. --ics is required: a program cannot
+yet declare constraints of its own.
+
+Exit codes: 0 every constraint proven and every check passed, 1 a constraint
+is unsound, unknown or invalid, or another check failed, 2 bad input (an
+unreadable or stale IC file), 3 internal failure.`,
+		Example: `  icgen synth testdata/fig1.blk && icgen check testdata/fig1.blk --ics testdata/fig1.ic.json
+  icgen check --ics handwritten.ic.json --json testdata/fib.blk
+  icgen check -D N=3 --ics fib.ic.json testdata/fib.blk   # witnesses run with N=3`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if icsPath == "" {
+				return badInput("check: --ics FILE is required (a program cannot declare its own constraints yet)")
+			}
+			l, err := e.load(args[0], asJSON)
+			if err != nil {
+				return err
+			}
+			m, err := l.machine(defs)
+			if err != nil {
+				return err
+			}
+			f, err := e.loadICs(l, icsPath)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			rep, err := checkFile(ctx, m, f, audit.Options{Tries: tries, CheckTimeout: checkTO})
+			if err != nil {
+				if ctx.Err() != nil {
+					return &exitError{code: ExitInternal, err: fmt.Errorf("interrupted")}
+				}
+				return &exitError{code: ExitInternal, err: err}
+			}
+			if asJSON {
+				writeJSON(e.stdout, checkJSON(l, icsPath, rep))
+			} else {
+				writeCheckText(e.stdout, l, icsPath, rep, isTerminal(e.stdout))
+			}
+			if !rep.Sound() {
+				return findings()
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	defineFlag(f, &defs)
+	f.StringVar(&icsPath, "ics", "", "the IC file to check (required)")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	f.DurationVar(&checkTO, "check-timeout", 5*time.Second, "budget per solver check; a constraint that runs out is unknown")
+	f.IntVar(&tries, "tries", 5, "solver models run per query when looking for a counterexample")
+	return cmd
+}
+
+// checkFile checks an IC file. Constraints from other sources (a program's
+// own declarations) go through the same audit.Checker.Check and are
+// reported by writeResult.
+func checkFile(ctx context.Context, m *dporrt.Machine, f *ic.File, opts audit.Options) (*audit.FileReport, error) {
+	c, err := audit.NewChecker(m, f.Functions, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.CheckFile(ctx, f)
+}
+
+// claimTitle names a claim: its pair and its text.
+func claimTitle(r audit.Result) string {
+	cl := r.Claim
+	text := "?"
+	if cl.Expr != nil {
+		text = cl.Expr.String()
+	}
+	return fmt.Sprintf("I%s: %s", pairTitle(cl.A, cl.B), text)
+}
+
+// writeResult renders the check of one claim; proven ones in one line.
+func writeResult(w io.Writer, l *loaded, r audit.Result, color bool) {
+	if r.Claim.Pos.Line > 0 {
+		fmt.Fprint(w, l.caret(r.Claim.Pos, fmt.Sprintf("%s: %s", claimTitle(r), r.Verdict)))
+	} else {
+		fmt.Fprintf(w, "%s: %s", claimTitle(r), r.Verdict)
+		if r.Reason != "" {
+			fmt.Fprintf(w, ": %s", r.Reason)
+		}
+		fmt.Fprintln(w)
+	}
+	if r.Claim.Mismatch != "" {
+		fmt.Fprintf(w, "  inconsistent: %s\n", r.Claim.Mismatch)
+	}
+	if r.Verdict == audit.Unsound {
+		writeWitnessText(w, l, r.Witness, r.NoWitness, color, "  ")
+	}
+}
+
+func writeCheckText(w io.Writer, l *loaded, icsPath string, rep *audit.FileReport, color bool) {
+	fmt.Fprintf(w, "checking %s against %s\n", icsPath, l.path)
+	counts := map[audit.Verdict]int{}
+	mismatches := 0
+	for _, r := range rep.Constraints {
+		counts[r.Verdict]++
+		if r.Claim.Mismatch != "" {
+			mismatches++
+		}
+		writeResult(w, l, r, color)
+	}
+	for _, g := range rep.Guards {
+		fmt.Fprintf(w, "%s no_overflow: %s: %s\n", pairTitle(g.Claim.A, g.Claim.B), g.Verdict, g.Reason)
+		if g.Verdict == audit.Unsound {
+			writeWitnessText(w, l, g.Witness, g.NoWitness, color, "  ")
+		}
+	}
+	wBad := 0
+	for _, d := range rep.W {
+		switch {
+		case d.Unknown:
+			wBad++
+			fmt.Fprintf(w, "W(%s): the program has no block %s\n", d.Block, d.Block)
+		case len(d.Missing) > 0:
+			wBad++
+			fmt.Fprintf(w, "W(%s): unsound: lacks {%s}, which the block or what it leads to may write", d.Block, strings.Join(d.Missing, ", "))
+			if len(d.Extra) > 0 {
+				fmt.Fprintf(w, "; has extra {%s}", strings.Join(d.Extra, ", "))
+			}
+			fmt.Fprintln(w)
+		default:
+			fmt.Fprintf(w, "W(%s): note: has {%s}, which nothing it leads to writes (sound, fewer reductions)\n", d.Block, strings.Join(d.Extra, ", "))
+		}
+	}
+	fmt.Fprintf(w, "%d constraint%s: %d proven, %d unsound, %d unknown, %d invalid",
+		len(rep.Constraints), plural(len(rep.Constraints)), counts[audit.Proven], counts[audit.Unsound], counts[audit.Undecided], counts[audit.Invalid])
+	if mismatches > 0 {
+		fmt.Fprintf(w, ", %d inconsistent", mismatches)
+	}
+	if len(rep.Guards) > 0 {
+		fmt.Fprintf(w, "; %d overflow guard%s not proven", len(rep.Guards), plural(len(rep.Guards)))
+	}
+	if wBad > 0 {
+		fmt.Fprintf(w, "; %d W(b) set%s unsound\n", wBad, plural(wBad))
+	} else {
+		fmt.Fprintln(w, "; W(b) sound")
+	}
+}
+
+func checkJSON(l *loaded, icsPath string, rep *audit.FileReport) any {
+	type resultJSON struct {
+		A         string          `json:"a"`
+		B         string          `json:"b"`
+		Text      string          `json:"text"`
+		Source    string          `json:"source"`
+		Verdict   string          `json:"verdict"`
+		Reason    string          `json:"reason,omitempty"`
+		Mismatch  string          `json:"inconsistent,omitempty"`
+		Witness   *witnessJSONOut `json:"witness,omitempty"`
+		NoWitness string          `json:"no_witness,omitempty"`
+	}
+	type wJSON struct {
+		Block   string   `json:"block"`
+		Missing []string `json:"missing,omitempty"`
+		Extra   []string `json:"extra,omitempty"`
+		Unknown bool     `json:"unknown_block,omitempty"`
+	}
+	conv := func(r audit.Result) resultJSON {
+		rj := resultJSON{A: r.Claim.A, B: r.Claim.B, Source: r.Claim.Source, Verdict: r.Verdict.String(), Reason: r.Reason,
+			Mismatch: r.Claim.Mismatch, Witness: witnessJSON(r.Witness)}
+		if r.Claim.Expr != nil {
+			rj.Text = r.Claim.Expr.String()
+		}
+		if r.Verdict == audit.Unsound && r.Witness == nil {
+			rj.NoWitness = r.NoWitness
+		}
+		return rj
+	}
+	out := struct {
+		File        string       `json:"file"`
+		ICs         string       `json:"ics"`
+		Sound       bool         `json:"sound"`
+		Constraints []resultJSON `json:"constraints"`
+		Guards      []resultJSON `json:"overflow_guards"`
+		W           []wJSON      `json:"w"`
+	}{File: l.path, ICs: icsPath, Sound: rep.Sound(), Constraints: []resultJSON{}, Guards: []resultJSON{}, W: []wJSON{}}
+	for _, r := range rep.Constraints {
+		out.Constraints = append(out.Constraints, conv(r))
+	}
+	for _, r := range rep.Guards {
+		out.Guards = append(out.Guards, conv(r))
+	}
+	for _, d := range rep.W {
+		out.W = append(out.W, wJSON{d.Block, d.Missing, d.Extra, d.Unknown})
+	}
+	return out
+}
