@@ -60,13 +60,15 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		return res, nil
 	}
 	atoms := Atoms(f.F)
-	decls := encode.Collect(append([]*ts.Term{f.F}, atoms...)...)
+	assume := assumption(f)
+	decls := encode.Collect(append([]*ts.Term{f.F, assume}, atoms...)...)
 	var text strings.Builder
 	text.WriteString(decls.Declarations())
 	for i := range atoms {
 		fmt.Fprintf(&text, "(declare-const |@b%d| Bool)\n", i)
 	}
 	fmt.Fprintf(&text, "(assert %s)\n", encode.SMT(f.F))
+	fmt.Fprintf(&text, "(assert %s)\n", encode.SMT(assume))
 	for _, a := range atoms {
 		fmt.Fprintf(&text, "(assert %s)\n", encode.SMT(a))
 	}
@@ -86,11 +88,13 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("encoding F(%s, %s): %v", f.A.ID, f.B.ID, err)
 	}
 	n := len(atoms)
-	fF, atomH, bH, defs := hs[0], hs[1:1+n], hs[1+n:1+2*n], hs[1+2*n:]
+	fF, inv, atomH, bH, defs := hs[0], hs[1], hs[2:2+n], hs[2+n:2+2*n], hs[2+2*n:]
 
-	models := sess.newSolver() // F and the blocking clauses
+	models := sess.newSolver() // the invariants, F and the blocking clauses
+	models.assert(inv)
 	models.assert(fF)
-	refute := sess.newSolver() // !F and the indicator definitions b_i = atom_i
+	refute := sess.newSolver() // the invariants, !F and the indicator definitions b_i = atom_i
+	refute.assert(inv)
 	refute.assert(sess.not(fF))
 	for _, d := range defs {
 		refute.assert(d)
@@ -197,7 +201,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 			k++
 		}
 		block(kept)
-		c, ok, err := emit(sess, decls, f.F, atoms, kept, each())
+		c, ok, err := emit(sess, decls, f, atoms, kept, each())
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +224,7 @@ type lit struct {
 // emit turns an implicant into a constraint in canonical form, proving the
 // canonical form again (C & !F unsat); if that proof fails or is not
 // reached, the raw implicant, proven by the enumeration, is used.
-func emit(sess *session, decls encode.Decls, f *ts.Term, atoms []*ts.Term, kept []lit, deadline time.Time) (ic.Constraint, bool, error) {
+func emit(sess *session, decls encode.Decls, f *encode.Formula, atoms []*ts.Term, kept []lit, deadline time.Time) (ic.Constraint, bool, error) {
 	terms := make([]*ts.Term, len(kept))
 	for k, l := range kept {
 		terms[k] = atoms[l.atom]
@@ -245,9 +249,7 @@ func emit(sess *session, decls encode.Decls, f *ts.Term, atoms []*ts.Term, kept 
 	return constraint(raw), true, nil
 }
 
-func constraint(e *ic.Expr) ic.Constraint {
-	return ic.Constraint{Text: e.String(), SMTLIB: ic.SMTLIB(e), Declare: e.Declarations(), Globals: e.Globals(), Expr: e}
-}
+func constraint(e *ic.Expr) ic.Constraint { return ic.NewConstraint(e) }
 
 func sortConstraints(cs []ic.Constraint) {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Text < cs[j].Text })
@@ -304,8 +306,9 @@ func Atoms(t *ts.Term) []*ts.Term {
 	return out
 }
 
-// Prove reports whether constraint c implies F(a,b) (c & !F is unsat),
-// with a solver context of its own: Sat or Unknown both mean "not proven".
+// Prove reports whether constraint c implies F(a,b) where the invariants
+// hold (Assume & c & !F is unsat), with a solver context of its own: Sat or
+// Unknown both mean "not proven".
 func Prove(f *encode.Formula, c *ic.Expr, opts Options) (bool, error) {
 	if f.Unknown != "" {
 		return false, nil
@@ -315,9 +318,76 @@ func Prove(f *encode.Formula, c *ic.Expr, opts Options) (bool, error) {
 		return false, err
 	}
 	defer sess.close()
-	deadline := time.Time{}
+	return sess.proves(encode.Collect(f.F, f.NoOverflow, assumption(f)), c, f, deadline(opts))
+}
+
+func deadline(opts Options) time.Time {
 	if opts.Timeout > 0 {
-		deadline = time.Now().Add(opts.Timeout)
+		return time.Now().Add(opts.Timeout)
 	}
-	return sess.proves(encode.Collect(f.F, f.NoOverflow), c, f.F, deadline)
+	return time.Time{}
+}
+
+// Verdict is the answer of [Check].
+type Verdict int
+
+// Verdicts. Unknown is never taken for either of the others.
+const (
+	Unknown Verdict = iota // the solver could not decide (timeout, non-linear arithmetic, ...)
+	Proven                 // the condition implies F where the invariants hold
+	Refuted                // a state where the invariants and the condition hold but F does not
+)
+
+func (v Verdict) String() string { return [...]string{"unknown", "proven", "refuted"}[v] }
+
+// Checked is the outcome of [Check].
+type Checked struct {
+	Verdict Verdict
+	Reason  string  // why Unknown
+	Model   []Value // Refuted: a state where the condition holds and F does not
+}
+
+// Value is the value of an input symbol (global, param, local v or v') in
+// a model: Int for ints and bools (0 or 1); Text for every sort (arrays in
+// the solver's notation).
+type Value struct {
+	Sym  *ts.Sym
+	Int  int64
+	Text string
+}
+
+// Check proves or refutes a condition (a term over F's input symbols,
+// which may mention symbols F does not) as an independence constraint of
+// the pair: Assume & c & !F unsat proves it; a model refutes it, and its
+// values of every symbol of F, the invariants and c are returned. The
+// model refutes c against F: when F is not exact (f.Exact), the two orders
+// may still commute there.
+func Check(f *encode.Formula, c *ts.Term, opts Options) (*Checked, error) {
+	if f.Unknown != "" {
+		return &Checked{Reason: f.Unknown}, nil
+	}
+	sess, err := newSession(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.close()
+	decls := encode.Collect(f.F, f.NoOverflow, assumption(f), c)
+	dl := deadline(opts)
+	if dl.IsZero() {
+		dl = time.Now().Add(2 * time.Second)
+		if opts.CheckTimeout > 0 {
+			dl = time.Now().Add(opts.CheckTimeout)
+		}
+	}
+	st, why, model, err := sess.refute(decls.Declarations(), encode.SMT(c), f, dl, decls.Syms)
+	if err != nil {
+		return nil, err
+	}
+	switch st {
+	case unsat:
+		return &Checked{Verdict: Proven}, nil
+	case sat:
+		return &Checked{Verdict: Refuted, Model: model}, nil
+	}
+	return &Checked{Reason: "solver: " + why}, nil
 }

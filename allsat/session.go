@@ -127,21 +127,63 @@ func (v *solver) coreAtoms(indicators []handle) map[int]bool {
 	return out
 }
 
-// proves reports whether c implies f: c & !f is unsat, in a fresh solver.
-func (s *session) proves(decls encode.Decls, c *ic.Expr, f *ts.Term, deadline time.Time) (bool, error) {
+// proves reports whether c implies F where the invariants hold: Assume &
+// c & !F is unsat, in a fresh solver.
+func (s *session) proves(decls encode.Decls, c *ic.Expr, f *encode.Formula, deadline time.Time) (bool, error) {
+	st, _, _, err := s.refute(decls.Declarations(), ic.SMTLIB(c), f, deadline, nil)
+	return st == unsat, err
+}
+
+// refute checks Assume & c & !F (c in SMT-LIB2, over decls) in a fresh
+// solver. When it is sat, the values of the constants syms in the model
+// are returned. A c the declarations do not cover is not provable here:
+// unknown.
+func (s *session) refute(decls, c string, f *encode.Formula, deadline time.Time, syms []*ts.Sym) (status, string, []Value, error) {
 	var text strings.Builder
-	text.WriteString(decls.Declarations())
-	fmt.Fprintf(&text, "(assert (and %s (not %s)))\n", ic.SMTLIB(c), encode.SMT(f))
+	text.WriteString(decls)
+	fmt.Fprintf(&text, "(assert (and %s %s (not %s)))\n", encode.SMT(assumption(f)), c, encode.SMT(f.F))
 	hs, err := s.ctx.Parse(text.String())
 	if err != nil {
-		// The canonical form mentions something the declarations lack:
-		// not provable here.
-		return false, nil
+		return unknown, "the condition mentions names F does not: " + err.Error(), nil, nil
 	}
 	v := s.newSolver()
 	for _, h := range hs {
 		v.assert(h)
 	}
-	st, _ := v.check(deadline)
-	return st == unsat, nil
+	st, why := v.check(deadline)
+	if st != sat || syms == nil {
+		return st, why, nil, nil
+	}
+	m, err := v.s.Model()
+	if err != nil {
+		return unknown, "solver: " + err.Error(), nil, nil
+	}
+	vals := make([]Value, len(syms))
+	for i, sym := range syms {
+		vals[i].Sym = sym
+		switch sym.Sort {
+		case ts.SortInt:
+			n, ok := m.Eval(s.ctx.IntConst(sym.Name), true).Int64()
+			vals[i].Int, vals[i].Text = n, fmt.Sprint(n)
+			if !ok {
+				vals[i].Text = m.Eval(s.ctx.IntConst(sym.Name), true).String()
+			}
+		case ts.SortBool:
+			b, _ := m.Eval(s.ctx.BoolConst(sym.Name), true).Bool()
+			vals[i].Text = fmt.Sprint(b)
+			if b {
+				vals[i].Int = 1
+			}
+		default:
+			vals[i].Text = m.Eval(s.ctx.ArrayConst(sym.Name), true).String()
+		}
+	}
+	return sat, "", vals, s.ctx.Err()
+}
+
+func assumption(f *encode.Formula) *ts.Term {
+	if f.Assume == nil {
+		return ts.True
+	}
+	return f.Assume
 }

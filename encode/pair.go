@@ -30,13 +30,24 @@ type Formula struct {
 	Inexact []string
 	// Unknown says why no formula could be built (F is then false).
 	Unknown string
+	// Assume is the conjunction of the program's invariants in the start
+	// state (true without invariants): F is only required where it holds,
+	// and a constraint C is proven by showing Assume & C & !F unsat.
+	Assume *ts.Term
 }
 
 // Pair builds F(a,b) for block a run by one process and block b by another
 // (a may equal b: two processes running the same block).
-func Pair(a, b *lang.Block, syms *ts.Symbols) *Formula {
+//
+// Under invariants (a program's Invariants), F is meant for the states
+// where they hold (Formula.Assume), and it also requires that both orders
+// keep them: each invariant holds after a, after b and after a.b (b.a ends
+// in the same state), so that neither order records an invariant
+// violation the other does not (the interpreter checks invariants after
+// every event). Their evaluation there must not overflow: NoOverflow says so.
+func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula {
 	ab, ba := ts.Pair(a, b, syms)
-	f := &Formula{A: a, B: b, AB: ab, BA: ba, F: ts.False, NoOverflow: ts.True, Exact: true}
+	f := &Formula{A: a, B: b, AB: ab, BA: ba, F: ts.False, NoOverflow: ts.True, Exact: true, Assume: ts.True}
 	for _, s := range []*ts.System{ab, ba} {
 		if s.Unknown != "" {
 			f.Unknown, f.Exact = s.Unknown, false
@@ -62,7 +73,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols) *Formula {
 	if spawnInexact {
 		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(uf.MaxExact)+" of one proc, or spawned inside a loop)")
 	}
-	f.F = ElimArrays(ts.Or(disj...))
+	f.F = ts.Or(disj...)
 	var guards []*ts.Term
 	for _, s := range []*ts.System{ab, ba} {
 		for _, t := range s.Transitions {
@@ -71,6 +82,18 @@ func Pair(a, b *lang.Block, syms *ts.Symbols) *Formula {
 			}
 		}
 	}
+	if len(invs) > 0 && !f.F.IsFalse() {
+		in := invariants(invs, syms)
+		var assume []*ts.Term
+		for _, inv := range in {
+			assume = append(assume, inv.holds)
+		}
+		f.Assume = ElimArrays(ts.And(assume...))
+		holds, inRange := preserved(in, syms, ts.Block(a, 0, syms), ts.Block(b, 1, syms), ab)
+		f.F = ts.And(f.F, holds)
+		guards = append(guards, inRange)
+	}
+	f.F = ElimArrays(f.F)
 	f.NoOverflow = ElimArrays(ts.And(guards...))
 	f.Exact = len(f.Inexact) == 0
 	return f

@@ -184,9 +184,18 @@ func (f *Formula) Benchmark() string {
 	}
 	b.WriteString("; integer division and remainder truncate toward zero (encoded over div)\n")
 	b.WriteString("(set-logic ALL)\n")
-	b.WriteString(Collect(f.F, f.NoOverflow).Declarations())
+	assume := f.Assume
+	if assume == nil {
+		assume = ts.True
+	}
+	b.WriteString(Collect(f.F, f.NoOverflow, assume).Declarations())
 	fmt.Fprintf(&b, "(define-fun F () Bool %s)\n", SMT(f.F))
 	fmt.Fprintf(&b, "(define-fun no_overflow () Bool %s)\n", SMT(f.NoOverflow))
+	if !assume.IsTrue() {
+		b.WriteString("; the program's invariants: F is meant where they hold\n")
+		fmt.Fprintf(&b, "(define-fun invariants () Bool %s)\n", SMT(assume))
+		b.WriteString("(assert invariants)\n")
+	}
 	b.WriteString("(assert F)\n(check-sat)\n")
 	return b.String()
 }

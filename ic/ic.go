@@ -25,15 +25,19 @@ const (
 // File is an IC file: the independence constraints of every pair of blocks
 // of one program.
 type File struct {
-	Version   int        `json:"version"`
-	Program   string     `json:"program"`
-	Hash      string     `json:"hash"`
-	Params    []Param    `json:"params"`
-	Globals   []Global   `json:"globals"`
-	Blocks    []Block    `json:"blocks"`
-	Functions []Function `json:"functions,omitempty"`
-	Pairs     []Pair     `json:"pairs"`
-	_         struct{}
+	Version int      `json:"version"`
+	Program string   `json:"program"`
+	Hash    string   `json:"hash"`
+	Params  []Param  `json:"params"`
+	Globals []Global `json:"globals"`
+	// Invariants are the program's invariants: every constraint of the
+	// file is proven only for states where all of them hold (and both
+	// orders keep them). Empty when the program declares none.
+	Invariants []Constraint `json:"invariants,omitempty"`
+	Blocks     []Block      `json:"blocks"`
+	Functions  []Function   `json:"functions,omitempty"`
+	Pairs      []Pair       `json:"pairs"`
+	_          struct{}
 }
 
 // Param is a program parameter with its default value.
@@ -97,6 +101,12 @@ type Constraint struct {
 	Expr    *Expr    `json:"expr"`
 }
 
+// NewConstraint makes a constraint of an expression: its canonical text,
+// SMT-LIB2 form, declarations and globals.
+func NewConstraint(e *Expr) Constraint {
+	return Constraint{Text: e.String(), SMTLIB: SMTLIB(e), Declare: e.Declarations(), Globals: e.Globals(), Expr: e}
+}
+
 // Marshal renders the file as indented JSON with a final newline. The
 // output is a pure function of the value: same file, same bytes.
 func Marshal(f *File) ([]byte, error) {
@@ -122,6 +132,14 @@ func Parse(data []byte) (*File, error) {
 	}
 	if f.Version < 1 || f.Version > FormatVersion {
 		return nil, fmt.Errorf("IC file format version %d is not supported (this icgen reads version %d)", f.Version, FormatVersion)
+	}
+	for i, c := range f.Invariants {
+		if c.Expr == nil {
+			return nil, fmt.Errorf("invariant %d (%s): no expression", i+1, c.Text)
+		}
+		if err := c.Expr.check(); err != nil {
+			return nil, fmt.Errorf("invariant %d (%s): %v", i+1, c.Text, err)
+		}
 	}
 	blocks := map[string]bool{}
 	for _, b := range f.Blocks {

@@ -46,7 +46,10 @@ type Stats struct {
 // unknown pairs with their reason.
 func Run(ctx context.Context, p *lang.Program, opts Options) (*ic.File, *Stats, error) {
 	start := time.Now()
-	f := ic.Skeleton(p)
+	f, err := skeleton(p)
+	if err != nil {
+		return nil, nil, err
+	}
 	type job struct{ i, a, b int }
 	var jobs []job
 	for i := range p.Blocks {
@@ -77,7 +80,7 @@ func Run(ctx context.Context, p *lang.Program, opts Options) (*ic.File, *Stats, 
 			syms := ts.NewSymbols(p) // symbols are per worker: terms never cross goroutines
 			for jb := range work {
 				t0 := time.Now()
-				pr, used, n, err := safePair(p.Blocks[jb.a], p.Blocks[jb.b], syms, opts)
+				pr, used, n, err := safePair(p.Blocks[jb.a], p.Blocks[jb.b], syms, p.Invariants, opts)
 				times[jb.i], checks[jb.i] = time.Since(t0), n
 				mu.Lock()
 				if err != nil && firstErr == nil {
@@ -133,18 +136,32 @@ feed:
 
 // safePair is pair with a panic turned into an error naming the pair: a
 // bug in one pair must not take the process down without a word.
-func safePair(a, b *lang.Block, syms *ts.Symbols, opts Options) (pr ic.Pair, used map[string]*ts.Fn, n int, err error) {
+func safePair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Options) (pr ic.Pair, used map[string]*ts.Fn, n int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("pair (%s, %s): internal error: %v\n%s", a.ID, b.ID, r, debug.Stack())
 		}
 	}()
-	return pair(a, b, syms, opts)
+	return pair(a, b, syms, invs, opts)
+}
+
+// skeleton is ic.Skeleton with the program's invariants.
+func skeleton(p *lang.Program) (*ic.File, error) {
+	f := ic.Skeleton(p)
+	syms := ts.NewSymbols(p)
+	for _, inv := range p.Invariants {
+		e, err := allsat.ToExpr(encode.Cond(inv.Cond, syms, false))
+		if err != nil {
+			return nil, fmt.Errorf("%s: invariant not expressible in an IC file: %v", inv.Pos, err)
+		}
+		f.Invariants = append(f.Invariants, ic.NewConstraint(e))
+	}
+	return f, nil
 }
 
 // pair synthesizes the constraints of one pair.
-func pair(a, b *lang.Block, syms *ts.Symbols, opts Options) (ic.Pair, map[string]*ts.Fn, int, error) {
-	fm := encode.Pair(a, b, syms)
+func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Options) (ic.Pair, map[string]*ts.Fn, int, error) {
+	fm := encode.Pair(a, b, syms, invs...)
 	out := ic.Pair{A: a.ID, B: b.ID, Constraints: []ic.Constraint{}, Notes: fm.Inexact}
 	res, err := allsat.Cover(fm, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
 	if err != nil {
@@ -162,7 +179,13 @@ func pair(a, b *lang.Block, syms *ts.Symbols, opts Options) (ic.Pair, map[string
 		out.Status = ic.Conditional
 	}
 	out.Exact = res.Complete && fm.Exact
-	if !fm.NoOverflow.IsTrue() && len(res.Constraints) > 0 {
+	guard(&out, fm)
+	return out, usedFns(fm), res.Checks, nil
+}
+
+// guard records the pair's overflow guard, which its constraints need.
+func guard(out *ic.Pair, fm *encode.Formula) {
+	if !fm.NoOverflow.IsTrue() && len(out.Constraints) > 0 {
 		if e, err := allsat.ToExpr(fm.NoOverflow); err == nil {
 			out.NoOverflow = e
 		} else {
@@ -172,6 +195,10 @@ func pair(a, b *lang.Block, syms *ts.Symbols, opts Options) (ic.Pair, map[string
 			out.Reason = "overflow condition not expressible: " + err.Error()
 		}
 	}
+}
+
+// usedFns are the uninterpreted functions the pair's systems use.
+func usedFns(fm *encode.Formula) map[string]*ts.Fn {
 	used := map[string]*ts.Fn{}
 	for _, s := range []*ts.System{fm.AB, fm.BA} {
 		for _, t := range s.Transitions {
@@ -180,7 +207,7 @@ func pair(a, b *lang.Block, syms *ts.Symbols, opts Options) (ic.Pair, map[string
 			}
 		}
 	}
-	return out, used, res.Checks, nil
+	return used
 }
 
 // functions lists the uninterpreted functions the pairs use, by name.
