@@ -36,8 +36,13 @@ func differential(t *testing.T, name string, m *Machine, bound int) (dfsTraces i
 	return oracle.Traces, true
 }
 
+// TestDifferentialTestdata compares every algorithm with dfs on the example
+// programs and on testdata/regress, programs on which an algorithm once
+// missed a final state (each says why in its header).
 func TestDifferentialTestdata(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.blk")
+	regress, _ := filepath.Glob("../testdata/regress/*.blk")
+	files = append(files, regress...)
 	small := map[string]map[string]int64{"fib.blk": {"N": 3}, "prodcons.blk": {"ITEMS": 1, "SIZE": 1}}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {

@@ -37,10 +37,10 @@
 //     violations dfs reaches: the differential tests check it on the
 //     example programs and on generated ones (300 in make test, thousands
 //     in a soak). sdpor explores one trace per Mazurkiewicz class on
-//     programs without awaits. Known exception: with the Dynamic dependency,
-//     sdpor and csdpor miss one final state of 17 on a program from a richer
-//     generator (funcs, loops that yield, an await guard `g1 > (v % g1) / 3`
-//     that can divide by zero); with Static they agree with dfs.
+//     programs without awaits.
+//   - A runtime error ends the execution: its event is dependent on every
+//     event of another process (the state it leaves depends on all of them)
+//     and disables every other process, whose next events race with it.
 //   - A process blocked at an await has a next event that is not in the
 //     sequence; in every state where it is blocked, a virtual event reading
 //     its guard takes part in race detection, so the orders where it ran

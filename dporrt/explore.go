@@ -317,6 +317,9 @@ func (x *explorer) explore(depth int) {
 			x.res.Traces++
 			x.finding(Finding{Error: ev.err, Schedule: x.schedule()})
 			x.final()
+			if x.opts.Algo != DFS {
+				x.errorRaces(f, len(x.seq)-1)
+			}
 		} else {
 			if x.opts.Algo != DFS {
 				x.races(len(x.seq) - 1)
@@ -459,9 +462,11 @@ func (x *explorer) final() {
 }
 
 // dependent reports whether two events conflict: same process, one creates
-// the other's process, or one writes a location the other reads or writes.
+// the other's process, one writes a location the other reads or writes, or
+// one is a runtime error. An error ends the execution: the state it leaves
+// depends on every event before it, and it disables every other process.
 func (x *explorer) dependent(a, b *event) bool {
-	if a.pid == b.pid {
+	if a.pid == b.pid || a.err != nil || b.err != nil {
 		return true
 	}
 	if slices.Contains(a.spawn, b.pid) || slices.Contains(b.spawn, a.pid) {
@@ -544,6 +549,24 @@ func (x *explorer) blockedRaces(k int) {
 	}
 }
 
+// errorRaces handles a runtime error, the event at position k, taken at
+// level f. The error ends the execution, so it races with the events before
+// it (it depends on all of them) and with the next event of every other
+// process enabled where it ran, which it disables: those processes join
+// f's back set, as the reversal of those races would put them there. Their
+// own races with earlier events are found when they run from f.
+func (x *explorer) errorRaces(f *level, k int) {
+	x.races(k)
+	var others []string
+	for pid := range f.enabled {
+		if pid != x.seq[k].pid && !slices.Contains(f.back, pid) {
+			others = append(others, pid)
+		}
+	}
+	sort.Slice(others, func(a, b int) bool { return pidLess(others[a], others[b]) })
+	f.back = append(f.back, others...)
+}
+
 // sleeperRaces reverses the races of the next event of a process asleep by
 // a context-sensitive check (ISSTA'19, Alg. 1, lines 17-19 and 25-26): the
 // event is not explored here, and the races it has with the sequence must
@@ -583,6 +606,10 @@ func (x *explorer) races(k int) {
 			continue
 		}
 		switch {
+		case n.err != nil:
+			// An error has no constraint with anything and no
+			// state to compare: reverse the race.
+			x.updateBack(i, k)
 		case x.opts.Algo == CDPOR && x.opts.ICs != nil:
 			if x.constrainedRace(i, k) {
 				// e and n are independent uniformly: record it in the
