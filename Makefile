@@ -10,12 +10,13 @@ FUZZTIME ?= 10s
 
 all: build
 
-# deps installs the C toolchain and the Z3 library used through cgo.
+# deps installs the C toolchain and the Z3 library used through cgo, and
+# Graphviz, which icgen explore --svg uses to draw execution trees.
 deps:
-	@if ! command -v gcc >/dev/null 2>&1 || ! dpkg -s libz3-dev >/dev/null 2>&1; then \
-		echo "installing gcc and libz3-dev"; \
+	@if ! command -v gcc >/dev/null 2>&1 || ! dpkg -s libz3-dev >/dev/null 2>&1 || ! command -v dot >/dev/null 2>&1; then \
+		echo "installing gcc, libz3-dev and graphviz"; \
 		SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gcc libz3-dev >/dev/null; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gcc libz3-dev graphviz >/dev/null; \
 	fi
 
 build: deps

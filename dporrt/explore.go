@@ -54,6 +54,8 @@ type Options struct {
 	ICs *ic.File
 	// Progress, when set, is called every so many events with the counts so far.
 	Progress func(Stats)
+	// Tree, when set, records the explored execution tree into it.
+	Tree *Tree
 	_        struct{}
 }
 
@@ -149,6 +151,7 @@ type level struct {
 	// process asleep, or (csdpor, cdpor) a sequence whose run from E ends
 	// where an explored one does (Alg. 1, lines 12 and 14).
 	sleep []sleeper
+	node  int // its node in the recorded tree (-1: none)
 }
 
 // sleeper is an entry of a sleep set: a sequence of events not to explore.
@@ -224,6 +227,7 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 		return x.res, nil
 	}
 	x.levels = []*level{x.newLevel(nil)}
+	x.levels[0].node = x.treeNode(-1, Step{})
 	x.explore(0)
 	x.res.Elapsed = time.Since(x.start)
 	return x.res, nil
@@ -276,9 +280,11 @@ func (x *explorer) explore(depth int) {
 	if len(enabled) == 0 {
 		x.res.Traces++
 		x.final()
+		x.treeKind(f.node, NodeComplete)
 		return
 	}
 	sort.Slice(enabled, func(i, j int) bool { return pidLess(enabled[i], enabled[j]) })
+	defer x.treeLeave(f.node, f, enabled)
 	awake := slices.DeleteFunc(slices.Clone(enabled), f.asleep)
 	byState := false
 	for _, sl := range f.sleep {
@@ -289,6 +295,7 @@ func (x *explorer) explore(depth int) {
 	}
 	if len(awake) == 0 {
 		x.res.Blocked++
+		x.treeKind(f.node, NodeBlocked)
 		return
 	}
 	if x.opts.Algo == DFS || byState {
@@ -307,13 +314,22 @@ func (x *explorer) explore(depth int) {
 				break
 			}
 		}
-		if pid == "" || x.bounded() {
+		if pid == "" {
+			return
+		}
+		if x.bounded() {
+			x.treeKind(f.node, NodeCut)
 			return
 		}
 		kept := x.uniformSleepers(f, pid)
 		ev := x.step(pid, true)
 		f.done[pid] = true
+		node := -1
+		if f.node >= 0 {
+			node = x.treeNode(f.node, x.lastStep())
+		}
 		if ev.err != nil {
+			x.treeKind(node, NodeError)
 			x.res.Traces++
 			x.finding(Finding{Error: ev.err, Schedule: x.schedule()})
 			x.final()
@@ -326,6 +342,7 @@ func (x *explorer) explore(depth int) {
 				x.blockedRaces(len(x.seq) - 1)
 			}
 			x.levels = append(x.levels, x.newLevel(append(x.childSleep(f, ev), kept...)))
+			x.levels[depth+1].node = node
 			x.explore(depth + 1)
 			x.levels = x.levels[:depth+1]
 		}
@@ -428,6 +445,13 @@ func (x *explorer) schedule() Schedule {
 		s[i] = Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
 	}
 	return s
+}
+
+// lastStep is the step of the last event of the sequence.
+func (x *explorer) lastStep() Step {
+	ev := x.seq[len(x.seq)-1]
+	p := x.st.Procs[ev.proc]
+	return Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
 }
 
 func (x *explorer) finding(f Finding) {

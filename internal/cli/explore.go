@@ -25,6 +25,8 @@ func newExploreCmd(e *env) *cobra.Command {
 		stop      bool
 		asJSON    bool
 		icsPath   string
+		dotPath   string
+		svgPath   string
 	)
 	names := make([]string, len(dporrt.Algorithms))
 	for i, a := range dporrt.Algorithms {
@@ -53,10 +55,6 @@ the papers' tools do; the default, dynamic, by the locations events really
 touched. cdpor always uses the static dependency: its uniformity condition
 needs a dependency that holds in every state.
 
-Known issue: with --dep dynamic, sdpor and csdpor missed a final state on one
-generated program whose await guard can fail at run time (division by zero);
---dep static and dfs are exhaustive there.
-
 Exit code 1 when a violation or runtime error was found.`,
 		Example: `  icgen explore testdata/fig1.blk
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
@@ -64,7 +62,8 @@ Exit code 1 when a violation or runtime error was found.`,
   icgen explore --algo cdpor testdata/fig1.blk
   icgen explore --algo csdpor --dep static testdata/fig1.blk
   icgen synth testdata/fib.blk && icgen explore --algo cdpor --ics testdata/fib.ic.json -D N=8 testdata/fib.blk
-  icgen explore --json testdata/prodcons.blk`,
+  icgen explore --json testdata/prodcons.blk
+  icgen explore --algo cdpor --dot fig1.dot --svg fig1.svg testdata/fig1.blk`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := dporrt.Options{Algo: dporrt.Algorithm(algo), MaxTraces: maxTraces, MaxStates: maxStates, Timeout: timeout, StopOnViolation: stop}
@@ -99,6 +98,9 @@ Exit code 1 when a violation or runtime error was found.`,
 						float64(s.States)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
 				}
 			}
+			if dotPath != "" || svgPath != "" {
+				opts.Tree = &dporrt.Tree{}
+			}
 			var before runtime.MemStats
 			runtime.ReadMemStats(&before)
 			res, err := dporrt.Explore(m, opts)
@@ -111,6 +113,15 @@ Exit code 1 when a violation or runtime error was found.`,
 			var after runtime.MemStats
 			runtime.ReadMemStats(&after)
 			peak := after.HeapSys
+			if opts.Tree != nil {
+				title := fmt.Sprintf("%s: %s, %d complete, %d blocked, %d states", l.path, opts.Algo, res.Traces, res.Blocked, res.States)
+				if err := writeTreeFiles(e, opts.Tree, title, dotPath, svgPath); err != nil {
+					return err
+				}
+				if dotPath == "-" || svgPath == "-" {
+					return nil
+				}
+			}
 			if asJSON {
 				writeJSON(e.stdout, exploreJSON(l, m, opts, res, peak))
 			} else {
@@ -132,6 +143,8 @@ Exit code 1 when a violation or runtime error was found.`,
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVar(&icsPath, "ics", "", "IC file for cdpor (default: synthesize the ICs first)")
+	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout)")
+	f.StringVar(&svgPath, "svg", "", "write the explored execution tree as SVG to this file (needs Graphviz)")
 	return cmd
 }
 

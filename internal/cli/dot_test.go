@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestExploreDot: the tree of cdpor on Fig. 1 is the paper's Example 5, 6
+// states (root included): p.q.r complete and q.r sleep-set blocked.
+func TestExploreDot(t *testing.T) {
+	t.Parallel()
+	out, stderr, code := icgen("explore", "--algo", "cdpor", "--dot", "-", "../../testdata/fig1.blk")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	nodes := regexp.MustCompile(`(?m)^  n\d+ \[label=`).FindAllString(out, -1)
+	if len(nodes) != 6 || strings.Count(out, "doublecircle") != 1 || strings.Count(out, "sleep-set blocked") != 1 {
+		t.Errorf("want 6 states, 1 complete, 1 blocked:\n%s", out)
+	}
+	for _, edge := range []string{`n0 -> n1 [label="p#1"]`, `n1 -> n2 [label="q#2"]`, `n2 -> n3 [label="r#3"]`, `n0 -> n4 [label="q#2"]`, `n4 -> n5 [label="r#3"]`} {
+		if !strings.Contains(out, edge) {
+			t.Errorf("no edge %s:\n%s", edge, out)
+		}
+	}
+	if _, err := exec.LookPath("dot"); err != nil {
+		t.Skip("Graphviz is not installed: --svg not tested")
+	}
+	svg := filepath.Join(t.TempDir(), "fig1.svg")
+	if _, stderr, code := icgen("explore", "--algo", "cdpor", "--svg", svg, "../../testdata/fig1.blk"); code != ExitOK {
+		t.Fatalf("--svg: exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil || !strings.Contains(string(data), "<svg") || strings.Count(string(data), `class="node"`) < 6 {
+		t.Errorf("--svg wrote %d bytes (%v)", len(data), err)
+	}
+}
