@@ -29,6 +29,6 @@
 // [ToExpr] cannot express array stores: constraints that would need them
 // are not emitted.
 //
-// This package and package synth are the only users of the solver binding
-// (internal/z3).
+// The users of the solver binding (internal/z3) are this package, package
+// synth and package audit.
 package allsat

@@ -142,12 +142,13 @@ func Run(ctx context.Context, m *dporrt.Machine, opts Options) (*Report, error) 
 		}
 		if out.Class != Always {
 			a, b := p.Block(fp.A), p.Block(fp.B)
-			fm := encode.Pair(a, b, syms)
+			fm := encode.Pair(a, b, syms, p.Invariants...)
 			if fm.Unknown != "" {
 				out.NoWitness = "no witness: the pair has no formula (" + fm.Unknown + ")"
 			} else {
 				sp := &space{p: p, a: a, b: b, syms: syms, m: m, funcs: funcs}
 				region := newQuery()
+				region.term(fm.Assume)
 				region.term(ts.Unary(lang.OpNot, fm.F))
 				out.Witness, out.NoWitness, err = pr.search(ctx, sp, stages(sp, fm, region))
 				if err != nil {

@@ -103,7 +103,7 @@ func (c *Checker) formula(a, b *lang.Block) *encode.Formula {
 	if f, ok := c.fms[k]; ok {
 		return f
 	}
-	f := encode.Pair(a, b, c.syms)
+	f := encode.Pair(a, b, c.syms, c.m.Prog.Invariants...)
 	c.fms[k] = f
 	return f
 }
@@ -147,6 +147,7 @@ func (c *Checker) check(ctx context.Context, cl Claim) (Result, error) {
 		return r, nil
 	}
 	region := newQuery()
+	region.term(fm.Assume)
 	region.term(ts.Unary(lang.OpNot, fm.F))
 	region.expr(cl.Expr)
 	ans, why, release, err := c.pr.solve(ctx, region)
@@ -190,6 +191,7 @@ func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr
 		}
 	}
 	region := newQuery()
+	region.term(fm.Assume)
 	region.term(ts.Unary(lang.OpNot, fm.NoOverflow))
 	r.Claim.Expr = anyOf(proven)
 	region.expr(r.Claim.Expr)

@@ -38,6 +38,10 @@
 //     example programs and on generated ones (300 in make test, thousands
 //     in a soak). sdpor explores one trace per Mazurkiewicz class on
 //     programs without awaits.
+//   - The program's invariants are checked after init and after every
+//     event that wrote what they read; a broken one is a [Violation] with
+//     Invariant set (its site is the declaration), and the check's reads
+//     count as the event's.
 //   - A runtime error ends the execution: its event is dependent on every
 //     event of another process (the state it leaves depends on all of them)
 //     and disables every other process, whose next events race with it.

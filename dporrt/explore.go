@@ -56,7 +56,7 @@ type Options struct {
 	Progress func(Stats)
 	// Tree, when set, records the explored execution tree into it.
 	Tree *Tree
-	_        struct{}
+	_    struct{}
 }
 
 // Stats are the counts of an exploration.
@@ -220,6 +220,10 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 		for _, f := range opts.ICs.Functions {
 			x.funcs[f.Name] = f
 		}
+	}
+	for _, v := range st.Violations { // asserts or invariants that failed in init
+		v := v
+		x.finding(Finding{Violation: &v, Schedule: Schedule{}})
 	}
 	if rerr != nil {
 		x.finding(Finding{Error: rerr})

@@ -28,7 +28,7 @@ func TestInvariants(t *testing.T) {
 			nil},
 		{"broken by init",
 			"global int c;\ninvariant c == 0;\ninit { c = 1; }\n",
-			nil}, // explore reports the steps' findings; the initial state keeps it (below)
+			[]string{"2:1: invariant broken: (c == 0) (init in block init)"}}, // found with an empty schedule
 		{"cannot be evaluated",
 			"global int x = 1, y = 1;\ninvariant x / y > 0;\nproc p() { y = 0; }\ninit { spawn p(); }\n",
 			[]string{"2:1: invariant broken: ((x / y) > 0): division by zero in 1 / 0"}},

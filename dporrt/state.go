@@ -64,6 +64,12 @@ type Violation struct {
 }
 
 func (v Violation) String() string {
+	return fmt.Sprintf("%s: %s (%s in block %s)", v.Pos, v.Headline(), v.Proc, v.Block)
+}
+
+// Headline says what was violated: "assertion failed" or "invariant
+// broken", with the message or condition.
+func (v Violation) Headline() string {
 	msg := "assertion failed"
 	if v.Invariant {
 		msg = "invariant broken"
@@ -71,7 +77,7 @@ func (v Violation) String() string {
 	if v.Msg != "" {
 		msg += ": " + v.Msg
 	}
-	return fmt.Sprintf("%s: %s (%s in block %s)", v.Pos, msg, v.Proc, v.Block)
+	return msg
 }
 
 // RuntimeError is an error raised while running code: division by zero, an

@@ -141,7 +141,16 @@ func TestSoundness(t *testing.T) {
 			checked := 0
 			for _, pr := range f.Pairs {
 				a, b := p.Block(pr.A), p.Block(pr.B)
-				fm := encode.Pair(a, b, syms)
+				fm := encode.Pair(a, b, syms, p.Invariants...)
+				// Constraints speak of the states where the invariants hold.
+				invariant := func(env dporrt.ICEnv) bool {
+					for _, c := range f.Invariants {
+						if ok, _ := holds(t, c.Expr, env); !ok {
+							return false
+						}
+					}
+					return true
+				}
 				for _, c := range pr.Constraints {
 					if ok, err := allsat.Prove(fm, c.Expr, allsat.Options{}); err != nil || !ok {
 						t.Errorf("I(%s, %s): %s is not proven again (err %v)", pr.A, pr.B, c.Text, err)
@@ -155,7 +164,7 @@ func TestSoundness(t *testing.T) {
 							skipped++
 							break
 						}
-						if !ok {
+						if !ok || !invariant(env) {
 							continue
 						}
 						if pr.NoOverflow != nil {
@@ -186,7 +195,7 @@ func TestSoundness(t *testing.T) {
 							break
 						}
 					}
-					if any {
+					if any || !invariant(env) {
 						continue
 					}
 					if ok, _ := commute(st); ok {

@@ -12,6 +12,8 @@ import (
 	"github.com/icgen/icgen/audit"
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/synth"
 	"github.com/spf13/cobra"
 )
 
@@ -24,10 +26,13 @@ func newCheckCmd(e *env) *cobra.Command {
 		tries   int
 	)
 	cmd := &cobra.Command{
-		Use:   "check FILE --ics ICFILE",
-		Short: "Re-prove the independence constraints of an IC file against a program",
-		Long: `Check an IC file, written by hand, by another tool or by icgen synth, against
-its program: every constraint C of every pair (a, b) is proven again with Z3
+		Use:   "check FILE [--ics ICFILE]",
+		Short: "Prove the commute declarations of a program, or re-prove an IC file",
+		Long: `Without --ics, prove every commute declaration of the program
+(commute a, b when (C); see docs/language.md): C must imply that a and b
+commute, under the program's invariants. With --ics, check an IC file,
+written by hand, by another tool or by icgen synth, against its program:
+every constraint C of every pair (a, b) is proven again with Z3
 (C and not F(a,b) must be unsatisfiable: where C holds, both orders run
 without runtime error and end in the same state).
 
@@ -47,20 +52,17 @@ each block's W(b) has every global the recomputed W(b) has (a missing one
 makes the runtime's uniformity check unsound; an extra one is only noted).
 
 The IC file must have been made for this version of the program (same hash,
-params excluded), as for icgen explore. --ics is required: a program cannot
-yet declare constraints of its own.
+params excluded), as for icgen explore.
 
 Exit codes: 0 every constraint proven and every check passed, 1 a constraint
 is unsound, unknown or invalid, or another check failed, 2 bad input (an
 unreadable or stale IC file), 3 internal failure.`,
-		Example: `  icgen synth testdata/fig1.blk && icgen check testdata/fig1.blk --ics testdata/fig1.ic.json
+		Example: `  icgen check testdata/counter.blk        # its commute declarations
+  icgen synth testdata/fig1.blk && icgen check testdata/fig1.blk --ics testdata/fig1.ic.json
   icgen check --ics handwritten.ic.json --json testdata/fib.blk
   icgen check -D N=3 --ics fib.ic.json testdata/fib.blk   # witnesses run with N=3`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if icsPath == "" {
-				return badInput("check: --ics FILE is required (a program cannot declare its own constraints yet)")
-			}
 			l, err := e.load(args[0], asJSON)
 			if err != nil {
 				return err
@@ -69,13 +71,22 @@ unreadable or stale IC file), 3 internal failure.`,
 			if err != nil {
 				return err
 			}
-			f, err := e.loadICs(l, icsPath)
-			if err != nil {
-				return err
-			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			rep, err := checkFile(ctx, m, f, audit.Options{Tries: tries, CheckTimeout: checkTO})
+			aopts := audit.Options{Tries: tries, CheckTimeout: checkTO}
+			var rep *audit.FileReport
+			if icsPath == "" {
+				if len(l.prog.Commutes) == 0 {
+					return badInput("%s declares no commute and --ics was not given: nothing to check (see icgen check --help)", l.path)
+				}
+				rep, err = checkDeclared(ctx, m, aopts)
+			} else {
+				var f *ic.File
+				if f, err = e.loadICs(l, icsPath); err != nil {
+					return err
+				}
+				rep, err = checkFile(ctx, m, f, aopts)
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return &exitError{code: ExitInternal, err: fmt.Errorf("interrupted")}
@@ -95,7 +106,7 @@ unreadable or stale IC file), 3 internal failure.`,
 	}
 	f := cmd.Flags()
 	defineFlag(f, &defs)
-	f.StringVar(&icsPath, "ics", "", "the IC file to check (required)")
+	f.StringVar(&icsPath, "ics", "", "the IC file to check (default: the program's commute declarations)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.DurationVar(&checkTO, "check-timeout", 5*time.Second, "budget per solver check; a constraint that runs out is unknown")
 	f.IntVar(&tries, "tries", 5, "solver models run per query when looking for a counterexample")
@@ -112,6 +123,38 @@ func checkFile(ctx context.Context, m *dporrt.Machine, f *ic.File, opts audit.Op
 	}
 	defer c.Close()
 	return c.CheckFile(ctx, f)
+}
+
+// checkDeclared proves the commute declarations of m's program. Each is
+// turned into a constraint over the pair (synth.Declared, which also
+// proves it and adds the overflow guard a proven one needs) and checked as
+// a claim located at its declaration, so an unsound one gets a witness
+// confirmed by running both orders.
+func checkDeclared(ctx context.Context, m *dporrt.Machine, opts audit.Options) (*audit.FileReport, error) {
+	rs, err := synth.Declared(ctx, m.Prog, synth.Options{CheckTimeout: opts.CheckTimeout})
+	if err != nil {
+		return nil, err
+	}
+	c, err := audit.NewChecker(m, nil, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	rep := &audit.FileReport{}
+	for _, r := range rs {
+		cl := audit.Claim{A: r.A, B: r.B, Expr: r.Constraint.Expr, NoOverflow: r.NoOverflow,
+			Source: "declared: " + lang.CommuteString(r.Commute), Pos: r.Commute.Pos}
+		if cl.Expr == nil { // the condition has no IC form
+			rep.Constraints = append(rep.Constraints, audit.Result{Claim: cl, Verdict: audit.Undecided, Reason: r.Reason})
+			continue
+		}
+		res, err := c.Check(ctx, []audit.Claim{cl})
+		if err != nil {
+			return nil, err
+		}
+		rep.Constraints = append(rep.Constraints, res...)
+	}
+	return rep, nil
 }
 
 // claimTitle names a claim: its pair and its text.
@@ -144,7 +187,11 @@ func writeResult(w io.Writer, l *loaded, r audit.Result, color bool) {
 }
 
 func writeCheckText(w io.Writer, l *loaded, icsPath string, rep *audit.FileReport, color bool) {
-	fmt.Fprintf(w, "checking %s against %s\n", icsPath, l.path)
+	if icsPath == "" {
+		fmt.Fprintf(w, "checking the commute declarations of %s\n", l.path)
+	} else {
+		fmt.Fprintf(w, "checking %s against %s\n", icsPath, l.path)
+	}
 	counts := map[audit.Verdict]int{}
 	mismatches := 0
 	for _, r := range rep.Constraints {
@@ -185,9 +232,12 @@ func writeCheckText(w io.Writer, l *loaded, icsPath string, rep *audit.FileRepor
 	if len(rep.Guards) > 0 {
 		fmt.Fprintf(w, "; %d overflow guard%s not proven", len(rep.Guards), plural(len(rep.Guards)))
 	}
-	if wBad > 0 {
+	switch {
+	case wBad > 0:
 		fmt.Fprintf(w, "; %d W(b) set%s unsound\n", wBad, plural(wBad))
-	} else {
+	case icsPath == "":
+		fmt.Fprintln(w)
+	default:
 		fmt.Fprintln(w, "; W(b) sound")
 	}
 }

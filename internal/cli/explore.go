@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/icgen/icgen/allsat"
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/synth"
@@ -48,7 +49,8 @@ orders end in the same state, does not explore the reversed one in full;
 cdpor is Constrained DPOR (CAV'18 Alg. 1): sdpor using independence
 constraints to skip race reversals (when one holds uniformly), to put reversed
 orders in the sleep sets (when one holds) and to keep processes asleep, from
---ics FILE or synthesized first when --ics is not given; for pairs whose
+--ics FILE, or else from the program's proven commute declarations when it
+has some, or else synthesized first; for pairs whose
 constraints are not exact it falls back to csdpor's state comparison.
 --dep static decides dependency by the blocks' syntactic read/write sets, as
 the papers' tools do; the default, dynamic, by the locations events really
@@ -151,6 +153,25 @@ Exit code 1 when a violation or runtime error was found.`,
 // loadICs reads the IC file at path, refusing one made for another
 // program, or synthesizes the ICs when path is empty.
 func (e *env) loadICs(l *loaded, path string) (*ic.File, error) {
+	if path == "" && len(l.prog.Commutes) > 0 {
+		rs, err := synth.Declared(context.Background(), l.prog, synth.Options{})
+		if err != nil {
+			return nil, &exitError{code: ExitInternal, err: err}
+		}
+		proven := 0
+		for _, r := range rs {
+			if r.Verdict == allsat.Proven {
+				proven++
+			}
+		}
+		fmt.Fprintf(e.stderr, "icgen: using the %d proven commute declaration%s of %s (%d not proven: see icgen check); other pairs are dependent\n",
+			proven, plural(proven), l.path, len(rs)-proven)
+		f, err := synth.DeclaredFile(l.prog, rs)
+		if err != nil {
+			return nil, &exitError{code: ExitInternal, err: err}
+		}
+		return f, nil
+	}
 	if path == "" {
 		f, _, err := synth.Run(context.Background(), l.prog, synth.Options{})
 		if err != nil {
@@ -197,15 +218,15 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 		switch {
 		case f.Violation != nil:
 			v := f.Violation
-			msg := "assertion failed"
-			if v.Msg != "" {
-				msg += ": " + v.Msg
-			}
-			fmt.Fprint(w, l.caret(v.Pos, fmt.Sprintf("%s (%s, block %s)", msg, v.Proc, v.Block)))
+			fmt.Fprint(w, l.caret(v.Pos, fmt.Sprintf("%s (%s, block %s)", v.Headline(), v.Proc, v.Block)))
 		case f.Error != nil:
 			fmt.Fprint(w, l.caret(f.Error.Pos, fmt.Sprintf("runtime error: %s (%s, block %s)", f.Error.Msg, f.Error.Proc, f.Error.Block)))
 		}
-		fmt.Fprintf(w, "    schedule: %s\n", f.Schedule)
+		sched := f.Schedule.String()
+		if len(f.Schedule) == 0 {
+			sched = "(in init, before any process runs)"
+		}
+		fmt.Fprintf(w, "    schedule: %s\n", sched)
 	}
 }
 
@@ -239,6 +260,9 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		fj := findingJSON{Schedule: f.Schedule.String()}
 		if v := f.Violation; v != nil {
 			fj.Kind, fj.diagJSON, fj.Process, fj.Block = "violation", diagJSON{v.Pos.File, v.Pos.Line, v.Pos.Col, v.Msg}, v.Proc, v.Block
+			if v.Invariant {
+				fj.Kind = "invariant"
+			}
 		} else {
 			er := f.Error
 			fj.Kind, fj.diagJSON, fj.Process, fj.Block = "runtime-error", diagJSON{er.Pos.File, er.Pos.Line, er.Pos.Col, er.Msg}, er.Proc, er.Block

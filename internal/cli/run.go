@@ -146,11 +146,7 @@ func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
 	if n := len(out.Final.Violations); n > 0 {
 		fmt.Fprintf(w, "%d violation%s:\n", n, plural(n))
 		for _, v := range out.Final.Violations {
-			msg := "assertion failed"
-			if v.Msg != "" {
-				msg += ": " + v.Msg
-			}
-			fmt.Fprint(w, l.caret(v.Pos, fmt.Sprintf("%s (%s, block %s)", msg, v.Proc, v.Block)))
+			fmt.Fprint(w, l.caret(v.Pos, fmt.Sprintf("%s (%s, block %s)", v.Headline(), v.Proc, v.Block)))
 		}
 	} else {
 		fmt.Fprintln(w, "violations: none")

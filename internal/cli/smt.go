@@ -39,7 +39,7 @@ Any SMT-LIB2 solver can read the output, e.g. z3 -smt2 out.smt2.`,
 			if err != nil {
 				return err
 			}
-			f := encode.Pair(a, b, ts.NewSymbols(l.prog))
+			f := encode.Pair(a, b, ts.NewSymbols(l.prog), l.prog.Invariants...)
 			fmt.Fprint(e.stdout, f.Benchmark())
 			return nil
 		},

@@ -154,6 +154,13 @@ func writeAtomic(path string, data []byte, stdout io.Writer) error {
 func textICs(f *ic.File) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# independence constraints of %s (hash %s)\n", f.Program, f.Hash[:12])
+	if len(f.Invariants) > 0 {
+		texts := make([]string, len(f.Invariants))
+		for i, c := range f.Invariants {
+			texts[i] = c.Text
+		}
+		fmt.Fprintf(&b, "# assuming the invariants {%s}\n", strings.Join(texts, ", "))
+	}
 	for _, p := range f.Pairs {
 		texts := make([]string, len(p.Constraints))
 		for i, c := range p.Constraints {
@@ -180,9 +187,22 @@ func textICs(f *ic.File) string {
 func smtlibICs(f *ic.File) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "; independence constraints of %s (hash %s)\n", f.Program, f.Hash)
-	fmt.Fprintf(&b, "; ic_A_B_k holds where blocks A and B commute (B's process's locals primed)\n")
+	fmt.Fprintf(&b, "; ic_A_B_k holds where blocks A and B commute (B's process's locals primed);\n")
+	fmt.Fprintf(&b, "; it includes the pair's no-overflow guard")
 	decls := map[string]bool{}
 	var body strings.Builder
+	if len(f.Invariants) > 0 {
+		fmt.Fprintf(&b, ", and assumes invariants")
+		var conj []string
+		for _, c := range f.Invariants {
+			for _, d := range c.Declare {
+				decls[d] = true
+			}
+			conj = append(conj, c.SMTLIB)
+		}
+		fmt.Fprintf(&body, "(define-fun invariants () Bool (and true %s))\n", strings.Join(conj, " "))
+	}
+	b.WriteString("\n")
 	for _, p := range f.Pairs {
 		fmt.Fprintf(&body, "; I(%s, %s): %s", p.A, p.B, p.Status)
 		if p.Reason != "" {
@@ -193,7 +213,18 @@ func smtlibICs(f *ic.File) string {
 			for _, d := range c.Declare {
 				decls[d] = true
 			}
-			fmt.Fprintf(&body, "(define-fun %s () Bool %s) ; %s\n", ic.Symbol(fmt.Sprintf("ic_%s_%s_%d", p.A, p.B, k+1)), c.SMTLIB, c.Text)
+			def := c.SMTLIB
+			if p.NoOverflow != nil {
+				guard := ic.Symbol(fmt.Sprintf("no_overflow_%s_%s", p.A, p.B))
+				if k == 0 {
+					for _, d := range p.NoOverflow.Declarations() {
+						decls[d] = true
+					}
+					fmt.Fprintf(&body, "(define-fun %s () Bool %s)\n", guard, ic.SMTLIB(p.NoOverflow))
+				}
+				def = "(and " + def + " " + guard + ")"
+			}
+			fmt.Fprintf(&body, "(define-fun %s () Bool %s) ; %s\n", ic.Symbol(fmt.Sprintf("ic_%s_%s_%d", p.A, p.B, k+1)), def, c.Text)
 		}
 	}
 	var ds []string

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,25 +50,29 @@ func TestSynthCommand(t *testing.T) {
 }
 
 // TestSynthSMTLIBRoundTrip loads the SMT-LIB export of the Fig. 1 ICs into
-// Z3 and checks each define-fun is equivalent to its constraint.
+// Z3 and checks each define-fun is equivalent to its JSON constraint and
+// the pair's no-overflow guard, and that the constraints are the paper's.
 func TestSynthSMTLIBRoundTrip(t *testing.T) {
 	t.Parallel()
 	smt, _, code := icgen("synth", "--format", "smtlib", "-o", "-", "-q", "../../testdata/fig1.blk")
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
-	want := map[string]string{ // define-fun name -> the same constraint written by hand
-		"ic_p_q_1": "(<= z (- 1))",
-		"ic_q_r_1": "(= x z)",
-		"ic_q_r_2": "(<= z (- 2))",
-		"ic_q_r_3": "(>= z 0)",
-		"ic_p_r_1": "true",
+	js, _, code := icgen("synth", "--format", "json", "-o", "-", "-q", "../../testdata/fig1.blk")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
 	}
-	for name, form := range want {
+	f, err := ic.Parse([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	equivalent := func(name, form string) {
+		t.Helper()
 		x, err := z3.NewContext()
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer x.Close()
 		ts, err := x.Parse(smt + "(assert (not (= " + name + " " + form + ")))")
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, smt)
@@ -79,7 +84,29 @@ func TestSynthSMTLIBRoundTrip(t *testing.T) {
 		if r := s.Check(); r.Status != z3.Unsat {
 			t.Errorf("%s is not equivalent to %s: %v", name, form, r.Status)
 		}
-		x.Close()
+	}
+	n := 0
+	for _, p := range f.Pairs {
+		guard := "true"
+		if p.NoOverflow != nil {
+			guard = ic.SMTLIB(p.NoOverflow)
+		}
+		for k, c := range p.Constraints {
+			equivalent(fmt.Sprintf("ic_%s_%s_%d", p.A, p.B, k+1), "(and "+c.SMTLIB+" "+guard+")")
+			n++
+		}
+	}
+	if n != 8 {
+		t.Errorf("%d constraints, want the paper's 8 (true for 4 pairs, z <= -1, and 3 for q, r)", n)
+	}
+	for name, form := range map[string]string{ // the paper's constraints, written by hand
+		"ic_p_q_1": "(and (<= z (- 1)) no_overflow_p_q)",
+		"ic_q_r_1": "(and (= x z) no_overflow_q_r)",
+		"ic_q_r_2": "(and (<= z (- 2)) no_overflow_q_r)",
+		"ic_q_r_3": "(and (>= z 0) no_overflow_q_r)",
+		"ic_q_q_1": "true",
+	} {
+		equivalent(name, form)
 	}
 }
 
