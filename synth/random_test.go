@@ -6,9 +6,11 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/internal/randprog"
 	"github.com/icgen/icgen/lang"
 )
@@ -24,52 +26,77 @@ func randomPrograms(def int) int {
 
 // TestRandomDifferential explores generated programs with every algorithm
 // (cdpor with synthesized ICs) and checks each reaches exactly the final
-// states and findings dfs reaches. Failing programs are printed whole, with
-// their seed, for replay.
+// states and findings dfs reaches. Two generators feed it: randprog (yields,
+// awaits, spawns, asserts, arrays) and progen, whose programs also call
+// funcs, loop across yields and raise runtime errors. Failing programs are
+// printed whole, with their seed, for replay.
 func TestRandomDifferential(t *testing.T) {
-	n := randomPrograms(300)
-	ran, skipped := 0, 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src := randprog.Generate(seed, randprog.Options{Awaits: true})
-		p, errs := lang.Compile(fmt.Sprintf("gen%d.blk", seed), []byte(src))
-		if errs != nil {
-			t.Fatalf("seed %d does not compile:\n%s\n%s", seed, errs.Format([]byte(src)), src)
-		}
-		m, err := dporrt.New(p, nil)
+	for _, g := range []struct {
+		name string
+		n    int
+		gen  func(seed uint64) string
+	}{
+		{"randprog", randomPrograms(300), func(seed uint64) string { return randprog.Generate(seed, randprog.Options{Awaits: true}) }},
+		{"progen", randomPrograms(100), func(seed uint64) string { return progen.Generate(seed, progen.Default()) }},
+	} {
+		t.Run(g.name, func(t *testing.T) {
+			t.Parallel()
+			ran, skipped := 0, 0
+			for seed := uint64(1); seed <= uint64(g.n); seed++ {
+				src := g.gen(seed)
+				if randomDifferential(t, seed, src) {
+					ran++
+				} else {
+					skipped++
+				}
+			}
+			t.Logf("%s: %d generated programs explored by every algorithm, %d too big for dfs", g.name, ran, skipped)
+			if ran < g.n/2 {
+				t.Errorf("only %d of %d generated programs were small enough", ran, g.n)
+			}
+		})
+	}
+}
+
+// randomDifferential compares every algorithm with dfs on one generated
+// program; false when the program is too big for dfs.
+func randomDifferential(t *testing.T, seed uint64, src string) bool {
+	t.Helper()
+	p, errs := lang.Compile(fmt.Sprintf("gen%d.blk", seed), []byte(src))
+	if errs != nil {
+		t.Fatalf("seed %d does not compile:\n%s\n%s", seed, errs.Format([]byte(src)), src)
+	}
+	m, err := dporrt.New(p, nil)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000})
+	if oracle.Cut {
+		return false
+	}
+	var ics *ic.File
+	if seed%4 == 0 { // synthesis costs more than exploration: a quarter of the programs
+		// A pair that runs out of time has no constraints: sound, and
+		// the test stays bounded.
+		f, _, err := Run(context.Background(), p, Options{Workers: 1, Timeout: 2 * time.Second})
 		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
+			t.Fatalf("seed %d: synth: %v", seed, err)
 		}
-		oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000})
-		if oracle.Cut {
-			skipped++
+		ics = f
+	}
+	for _, algo := range dporrt.Algorithms[1:] {
+		if algo == dporrt.CDPOR && ics == nil {
 			continue
 		}
-		ran++
-		var ics *ic.File
-		if seed%4 == 0 { // synthesis costs more than exploration: a quarter of the programs
-			f, _, err := Run(context.Background(), p, Options{Workers: 1})
+		for _, dep := range []dporrt.DepMode{dporrt.Dynamic, dporrt.Static} {
+			r, err := dporrt.Explore(m, dporrt.Options{Algo: algo, Dep: dep, ICs: ics})
 			if err != nil {
-				t.Fatalf("seed %d: synth: %v", seed, err)
+				t.Fatalf("seed %d: %v", seed, err)
 			}
-			ics = f
-		}
-		for _, algo := range dporrt.Algorithms[1:] {
-			if algo == dporrt.CDPOR && ics == nil {
-				continue
-			}
-			for _, dep := range []dporrt.DepMode{dporrt.Dynamic, dporrt.Static} {
-				r, err := dporrt.Explore(m, dporrt.Options{Algo: algo, Dep: dep, ICs: ics})
-				if err != nil {
-					t.Fatalf("seed %d: %v", seed, err)
-				}
-				if ok, why := r.Agrees(oracle); !ok {
-					t.Fatalf("seed %d: %s (dep %d) differs from dfs: %s\n%s", seed, algo, dep, why, src)
-				}
+			if ok, why := r.Agrees(oracle); !ok {
+				t.Fatalf("seed %d: %s (dep %d) differs from dfs: %s\n%s", seed, algo, dep, why, src)
 			}
 		}
 	}
-	t.Logf("%d generated programs explored by every algorithm, %d too big for dfs", ran, skipped)
-	if ran < n/2 {
-		t.Errorf("only %d of %d generated programs were small enough", ran, n)
-	}
+	return true
 }

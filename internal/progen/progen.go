@@ -1,0 +1,583 @@
+package progen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// MaxInterleavings bounds the multinomial estimate of a program's
+// interleavings (see the package contracts).
+const MaxInterleavings = 5000
+
+// maxEvents bounds the blocks of all processes of a program together.
+const maxEvents = 12
+
+// Options choose the size of programs and the features they may use. The
+// zero value gives programs of default size with yields, ifs, locals and
+// globals only.
+type Options struct {
+	Procs     int  // most processes init starts, 2-4 (0: 4); each program starts 2..Procs
+	MaxBlocks int  // most atomic blocks per proc, 1-3 (0: 3)
+	Await     bool // separate blocks with await(cond) as well as yield
+	Spawn     bool // a child proc spawned with an argument, once or twice
+	Arrays    bool // a shared int array of size 2 or 3
+	Loops     bool // bounded while loops, some with a yield inside
+	Asserts   bool // asserts over globals and locals
+	Funcs     bool // helper funcs reading and writing globals
+	Errors    bool // rarely, operations that may fail at run time
+	_         struct{}
+}
+
+// Default returns options enabling every feature at the largest size.
+func Default() Options {
+	return Options{Procs: 4, MaxBlocks: 3, Await: true, Spawn: true, Arrays: true,
+		Loops: true, Asserts: true, Funcs: true, Errors: true}
+}
+
+// normalize clamps the sizes into their ranges.
+func (o Options) normalize() Options {
+	if o.Procs == 0 {
+		o.Procs = 4
+	}
+	o.Procs = min(max(o.Procs, 2), 4)
+	if o.MaxBlocks == 0 {
+		o.MaxBlocks = 3
+	}
+	o.MaxBlocks = min(max(o.MaxBlocks, 1), 3)
+	return o
+}
+
+// String lists the options as the header of generated programs does.
+func (o Options) String() string {
+	o = o.normalize()
+	s := fmt.Sprintf("procs %d, blocks %d", o.Procs, o.MaxBlocks)
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{o.Await, "await"}, {o.Spawn, "spawn"}, {o.Arrays, "arrays"}, {o.Loops, "loops"},
+		{o.Asserts, "asserts"}, {o.Funcs, "funcs"}, {o.Errors, "errors"}} {
+		if f.on {
+			s += ", " + f.name
+		}
+	}
+	return s
+}
+
+// Generate returns the .blk source of the program of a seed. It is a pure
+// function of seed and opts.
+func Generate(seed uint64, opts Options) string {
+	opts = opts.normalize()
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x70726f67656e)), o: opts}
+	g.program(seed)
+	return g.b.String()
+}
+
+// Names: globals g0.., the array arr, procs p0.., the child c, funcs f (int
+// result) and h (void); proc parameters v and w, func parameter a, locals
+// t1.. and loop counters i1.. . None can clash.
+
+// local is an int local or parameter in scope.
+type local struct {
+	name    string
+	counter bool // a loop counter: read only
+	below   int  // for a counter inside its loop: its value is in 0..below-1
+}
+
+// plan is the shape of a program fixed before its text: how many blocks
+// each proc has and where the spawns go.
+type plan struct {
+	blocks      []int   // per proc started by init
+	childBlocks int     // 0: no child proc
+	spawns      [][]int // per proc, per block: spawns placed there
+	spawnCount  int     // spawn statements in all
+}
+
+type gen struct {
+	r *rand.Rand
+	o Options
+	b strings.Builder
+
+	globals []string
+	arrSize int  // 0: no array
+	hasF    bool // func int f(int a)
+	hasH    bool // func h(int a)
+	plan    plan
+
+	// per proc
+	scope  []local
+	fresh  int
+	indent int
+	inFunc bool // generating a func: no calls
+}
+
+func (g *gen) n(k int) int       { return g.r.IntN(k) }
+func (g *gen) chance(k int) bool { return g.r.IntN(k) == 0 }
+
+func (g *gen) line(format string, args ...any) {
+	g.b.WriteString(strings.Repeat("  ", g.indent))
+	fmt.Fprintf(&g.b, format, args...)
+	g.b.WriteByte('\n')
+}
+
+func (g *gen) program(seed uint64) {
+	fmt.Fprintf(&g.b, "// progen seed %d (%s)\n", seed, g.o)
+	g.makePlan()
+
+	ng := 2 + g.n(2)
+	var decls []string
+	for i := range ng {
+		name := fmt.Sprintf("g%d", i)
+		g.globals = append(g.globals, name)
+		if g.chance(5) {
+			decls = append(decls, name) // 0
+		} else {
+			decls = append(decls, fmt.Sprintf("%s = %d", name, g.n(5)-2))
+		}
+	}
+	g.line("global int %s;", strings.Join(decls, ", "))
+	if g.o.Arrays && !g.chance(4) {
+		g.arrSize = 2 + g.n(2)
+		if g.chance(2) {
+			g.line("global int arr[%d] = %d;", g.arrSize, g.n(3)-1)
+		} else {
+			vals := make([]string, g.arrSize)
+			for i := range vals {
+				vals[i] = fmt.Sprint(g.n(5) - 2)
+			}
+			g.line("global int arr[%d] = {%s};", g.arrSize, strings.Join(vals, ", "))
+		}
+	}
+	if g.o.Funcs {
+		g.hasF, g.hasH = g.chance(2), g.chance(2)
+		if g.hasF {
+			g.funcF()
+		}
+		if g.hasH {
+			g.funcH()
+		}
+	}
+	if g.plan.childBlocks > 0 {
+		g.proc("c", []string{"v"}, g.plan.childBlocks, nil)
+	}
+	params := make([][]string, len(g.plan.blocks))
+	for i, nb := range g.plan.blocks {
+		params[i] = []string{"v"}
+		if g.chance(4) {
+			params[i] = append(params[i], "w")
+		}
+		g.proc(fmt.Sprintf("p%d", i), params[i], nb, g.plan.spawns[i])
+	}
+	g.init(params)
+}
+
+// makePlan picks the number of procs and of their blocks, shrinking them
+// until the program's events and interleavings are within bounds.
+func (g *gen) makePlan() {
+	p := &g.plan
+	np := 2 + g.n(g.o.Procs-1)
+	p.blocks = make([]int, np)
+	for i := range p.blocks {
+		p.blocks[i] = 1 + g.n(g.o.MaxBlocks)
+	}
+	if g.o.Spawn && !g.chance(3) {
+		p.childBlocks = 1 + g.n(min(2, g.o.MaxBlocks))
+		p.spawnCount = 1 + g.n(2)
+	}
+	for {
+		sizes := append([]int(nil), p.blocks...)
+		for range p.spawnCount {
+			sizes = append(sizes, p.childBlocks)
+		}
+		if sum(sizes) <= maxEvents && multinomial(sizes) <= MaxInterleavings {
+			break
+		}
+		// Shrink something: a proc's blocks, the child's, or a spawn.
+		var big []int
+		for i, b := range p.blocks {
+			if b > 1 {
+				big = append(big, i)
+			}
+		}
+		switch k := g.n(len(big) + 2); {
+		case k < len(big):
+			p.blocks[big[k]]--
+		case k == len(big) && p.childBlocks > 1:
+			p.childBlocks--
+		case p.spawnCount > 0:
+			p.spawnCount--
+			if p.spawnCount == 0 {
+				p.childBlocks = 0
+			}
+		case len(big) > 0:
+			p.blocks[big[0]]--
+		default:
+			p.childBlocks = 1 // only ones left: the bound is never hit there
+		}
+	}
+	p.spawns = make([][]int, np)
+	for i, b := range p.blocks {
+		p.spawns[i] = make([]int, b)
+	}
+	for range p.spawnCount {
+		i := g.n(np)
+		p.spawns[i][g.n(p.blocks[i])]++
+	}
+}
+
+func sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// multinomial returns (sum xs)! / prod(x!), the number of interleavings of
+// sequences of those lengths. The sum is at most maxEvents, so it fits.
+func multinomial(xs []int) int {
+	r, n := 1, 0
+	for _, x := range xs {
+		for k := 1; k <= x; k++ {
+			n++
+			r = r * n / k // exact: r*n/k is C(n, k)-style and stays integral
+		}
+	}
+	return r
+}
+
+func (g *gen) funcF() {
+	g.scope, g.inFunc = []local{{name: "a"}}, true
+	defer func() { g.scope, g.inFunc = nil, false }()
+	g.line("func int f(int a) {")
+	g.indent++
+	if g.chance(2) {
+		g.line("if (%s) {", g.cond(1))
+		g.indent++
+		g.line("return %s;", g.sum(2))
+		g.indent--
+		g.line("}")
+	}
+	g.line("return %s;", g.sum(2))
+	g.indent--
+	g.line("}")
+}
+
+func (g *gen) funcH() {
+	g.scope, g.inFunc = []local{{name: "a"}}, true
+	defer func() { g.scope, g.inFunc = nil, false }()
+	g.line("func h(int a) {")
+	g.indent++
+	g.line("%s = %s;", g.global(), g.sum(2))
+	if g.chance(2) {
+		g.line("%s = %s;", g.global(), g.sum(2))
+	}
+	g.indent--
+	g.line("}")
+}
+
+// proc writes a proc of nb blocks; spawns[b] spawn statements go in block b.
+func (g *gen) proc(name string, params []string, nb int, spawns []int) {
+	g.scope, g.fresh = nil, 0
+	formals := make([]string, len(params))
+	for i, p := range params {
+		g.scope = append(g.scope, local{name: p})
+		formals[i] = "int " + p
+	}
+	g.line("proc %s(%s) {", name, strings.Join(formals, ", "))
+	g.indent++
+	block := 0
+	g.blockStmts(spawnsAt(spawns, block))
+	for points := nb - 1; points > 0; {
+		if g.o.Loops && g.chance(4) {
+			k := 1 + g.n(min(points, 2))
+			g.yieldLoop(k)
+			points -= k
+			s := 0 // spawns planned in the blocks the loop spans go after it
+			for range k {
+				block++
+				s += spawnsAt(spawns, block)
+			}
+			if g.chance(2) {
+				g.blockStmts(s)
+			} else {
+				g.stmts(0, s)
+			}
+			continue
+		}
+		if g.o.Await && g.chance(3) {
+			g.line("await(%s);", g.cond(2))
+		} else {
+			g.line("yield;")
+		}
+		points--
+		block++
+		g.blockStmts(spawnsAt(spawns, block))
+	}
+	g.indent--
+	g.line("}")
+}
+
+func spawnsAt(spawns []int, b int) int {
+	if b < len(spawns) {
+		return spawns[b]
+	}
+	return 0
+}
+
+// blockStmts writes the 1-3 statements of a block, with spawns spawns among
+// them.
+func (g *gen) blockStmts(spawns int) {
+	g.stmts(1+g.n(3), spawns)
+}
+
+func (g *gen) stmts(count, spawns int) {
+	for slots := count + spawns; slots > 0; slots-- {
+		if g.n(slots) < spawns { // each order of the slots equally likely
+			g.line("spawn c(%s);", g.sum(2))
+			spawns--
+		} else {
+			g.stmt(true)
+		}
+	}
+}
+
+// yieldLoop writes a loop whose body yields: k points, k more blocks.
+func (g *gen) yieldLoop(k int) {
+	i := g.newCounter()
+	g.line("int %s = 0;", i)
+	g.line("while (%s < %d) {", i, k)
+	g.indent++
+	g.withCounter(i, k, func() {
+		g.stmt(false)
+		g.line("yield;")
+		if g.chance(2) {
+			g.stmt(false)
+		}
+	})
+	g.line("%s = %s + 1;", i, i)
+	g.indent--
+	g.line("}")
+}
+
+func (g *gen) newCounter() string {
+	g.fresh++
+	return fmt.Sprintf("i%d", g.fresh)
+}
+
+// withCounter runs body with counter i in scope as an index below k, then
+// leaves i in scope as a read-only local.
+func (g *gen) withCounter(i string, k int, body func()) {
+	g.scope = append(g.scope, local{name: i, counter: true, below: k})
+	n := len(g.scope)
+	body()
+	g.scope[n-1].below = 0
+}
+
+// stmt writes one statement; top statements may declare locals, loop and
+// spawn.
+func (g *gen) stmt(top bool) {
+	for {
+		switch g.n(16) {
+		case 0, 1, 2, 3, 4:
+			g.line("%s = %s;", g.global(), g.sum(3))
+		case 5, 6:
+			if !top {
+				continue
+			}
+			g.fresh++
+			t := fmt.Sprintf("t%d", g.fresh)
+			g.line("int %s = %s;", t, g.sum(3))
+			g.scope = append(g.scope, local{name: t})
+		case 7:
+			v, ok := g.assignable()
+			if !ok {
+				continue
+			}
+			g.line("%s = %s;", v, g.sum(2))
+		case 8, 9:
+			g.line("if (%s) {", g.cond(2))
+			g.indent++
+			g.stmt(false)
+			g.indent--
+			if g.chance(2) {
+				g.line("} else {")
+				g.indent++
+				g.stmt(false)
+				g.indent--
+			}
+			g.line("}")
+		case 10:
+			if !g.o.Loops || !top {
+				continue
+			}
+			i := g.newCounter()
+			k := 2 + g.n(2)
+			g.line("int %s = 0;", i)
+			g.line("while (%s < %d) {", i, k)
+			g.indent++
+			g.withCounter(i, k, func() {
+				g.stmt(false)
+				if g.chance(3) {
+					g.stmt(false)
+				}
+			})
+			g.line("%s = %s + 1;", i, i)
+			g.indent--
+			g.line("}")
+		case 11, 12:
+			if g.arrSize == 0 {
+				continue
+			}
+			g.line("arr[%s] = %s;", g.index(), g.sum(2))
+		case 13, 14:
+			if !g.o.Asserts {
+				continue
+			}
+			g.line("assert(%s);", g.cond(2))
+		case 15:
+			if !g.hasH {
+				continue
+			}
+			g.line("h(%s);", g.sum(2))
+		}
+		return
+	}
+}
+
+// assignable returns a local that may be assigned (not a loop counter).
+func (g *gen) assignable() (string, bool) {
+	var vs []string
+	for _, l := range g.scope {
+		if !l.counter {
+			vs = append(vs, l.name)
+		}
+	}
+	if len(vs) == 0 {
+		return "", false
+	}
+	return vs[g.n(len(vs))], true
+}
+
+func (g *gen) global() string { return g.globals[g.n(len(g.globals))] }
+
+// index returns an index expression of arr that is in range.
+func (g *gen) index() string {
+	if g.o.Errors && g.chance(25) {
+		return g.global() // may be out of range
+	}
+	var counters []string
+	for _, l := range g.scope {
+		if l.counter && l.below > 0 && l.below <= g.arrSize {
+			counters = append(counters, l.name)
+		}
+	}
+	switch g.n(4) {
+	case 0:
+		if len(counters) > 0 {
+			return counters[g.n(len(counters))]
+		}
+	case 1:
+		return fmt.Sprintf("(%s %% %d + %d) %% %d", g.variable(), g.arrSize, g.arrSize, g.arrSize)
+	}
+	return fmt.Sprint(g.n(g.arrSize))
+}
+
+// variable returns a global or a local in scope.
+func (g *gen) variable() string {
+	if len(g.scope) > 0 && g.chance(3) {
+		return g.scope[g.n(len(g.scope))].name
+	}
+	return g.global()
+}
+
+// atom returns a leaf of an int expression: a variable, a constant, an
+// array element or a call of f. Calls only when calls is set (not inside f).
+func (g *gen) atom(calls bool) string {
+	switch g.n(12) {
+	case 0, 1:
+		return fmt.Sprint(g.n(6) - 2)
+	case 2, 3, 4:
+		if len(g.scope) > 0 {
+			return g.scope[g.n(len(g.scope))].name
+		}
+	case 5:
+		if g.arrSize > 0 {
+			return fmt.Sprintf("arr[%s]", g.index())
+		}
+	case 6:
+		if calls && g.hasF {
+			return fmt.Sprintf("f(%s)", g.atom(false))
+		}
+	}
+	return g.global()
+}
+
+// sum returns an int expression of up to terms atoms.
+func (g *gen) sum(terms int) string {
+	calls := !g.inFunc
+	switch g.n(10) {
+	case 0:
+		return fmt.Sprintf("%d * %s", []int{2, -1, 3}[g.n(3)], g.atom(calls))
+	case 1:
+		op := []string{"/", "%"}[g.n(2)]
+		d := []int{2, 3, -2}[g.n(3)]
+		if g.o.Errors && g.chance(8) {
+			return fmt.Sprintf("%s %s %s", g.atom(calls), op, g.global()) // may divide by zero
+		}
+		return fmt.Sprintf("(%s) %s %d", g.sum(2), op, d)
+	case 2:
+		return "-" + g.variable()
+	}
+	s := g.atom(calls)
+	for range g.n(terms) {
+		s += []string{" + ", " - "}[g.n(2)] + g.atom(calls)
+	}
+	return s
+}
+
+// cond returns a bool expression, nesting && || ! up to depth.
+func (g *gen) cond(depth int) string {
+	if depth > 0 {
+		switch g.n(8) {
+		case 0:
+			return g.cond(depth-1) + " && " + g.cond(depth-1)
+		case 1:
+			return g.cond(depth-1) + " || " + g.cond(depth-1)
+		case 2:
+			return "!(" + g.cond(depth-1) + ")"
+		}
+	}
+	ops := []string{"<", "<=", "==", "!=", ">", ">="}
+	rhs := fmt.Sprint(g.n(5) - 2)
+	if g.chance(2) {
+		rhs = g.sum(2)
+	}
+	return g.variable() + " " + ops[g.n(len(ops))] + " " + rhs
+}
+
+// init writes init: some global assignments, then the spawns of the procs.
+func (g *gen) init(params [][]string) {
+	g.scope = nil
+	g.line("init {")
+	g.indent++
+	if g.chance(2) {
+		g.line("%s = %d;", g.global(), g.n(5)-2)
+	}
+	if g.arrSize > 0 && g.chance(3) {
+		g.line("arr[%d] = %d;", g.n(g.arrSize), g.n(5)-2)
+	}
+	for i, ps := range params {
+		args := make([]string, len(ps))
+		for j := range args {
+			if g.chance(3) {
+				args[j] = g.global()
+			} else {
+				args[j] = fmt.Sprint(g.n(5) - 2)
+			}
+		}
+		g.line("spawn p%d(%s);", i, strings.Join(args, ", "))
+	}
+	g.indent--
+	g.line("}")
+}

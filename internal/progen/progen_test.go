@@ -1,0 +1,212 @@
+package progen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/lang"
+)
+
+// optionSets are the option combinations the compile test cycles through.
+var optionSets = []Options{
+	Default(),
+	{},
+	{Procs: 2, MaxBlocks: 1},
+	{Procs: 4, MaxBlocks: 3, Await: true},
+	{Spawn: true, Loops: true},
+	{Arrays: true, Funcs: true, Errors: true},
+	{Procs: 3, MaxBlocks: 2, Asserts: true, Loops: true, Arrays: true},
+	{Procs: 9, MaxBlocks: -1, Spawn: true}, // clamped to 4 and 1
+}
+
+func compile(t *testing.T, seed uint64, src string) *lang.Program {
+	t.Helper()
+	prog, errs := lang.Compile(fmt.Sprintf("seed%d.blk", seed), []byte(src))
+	if errs != nil {
+		t.Fatalf("seed %d does not compile:\n%s\n%s", seed, errs.Format([]byte(src)), src)
+	}
+	return prog
+}
+
+func TestCompile(t *testing.T) {
+	t.Parallel()
+	for seed := range uint64(3000) {
+		opts := optionSets[seed%uint64(len(optionSets))]
+		src := Generate(seed, opts)
+		prog := compile(t, seed, src)
+		o := opts.normalize()
+		started := len(prog.Procs)
+		if prog.Proc("c") != nil {
+			started--
+		}
+		if started < 2 || started > o.Procs {
+			t.Fatalf("seed %d: init starts %d procs, want 2..%d:\n%s", seed, started, o.Procs, src)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	t.Parallel()
+	distinct := map[string]bool{}
+	for seed := range uint64(100) {
+		a, b := Generate(seed, Default()), Generate(seed, Default())
+		if a != b {
+			t.Fatalf("seed %d gives two programs:\n%s\n%s", seed, a, b)
+		}
+		if !strings.HasPrefix(a, fmt.Sprintf("// progen seed %d (", seed)) {
+			t.Fatalf("seed %d: no header:\n%s", seed, a)
+		}
+		distinct[a] = true
+	}
+	if len(distinct) < 100 {
+		t.Errorf("100 seeds give only %d distinct programs", len(distinct))
+	}
+}
+
+// features are the substrings that show a feature is used; off reports
+// whether options exclude it.
+var features = []struct {
+	name string
+	sub  string
+	off  func(Options) bool
+}{
+	{"await", "await(", func(o Options) bool { return !o.Await }},
+	{"spawn", "spawn c(", func(o Options) bool { return !o.Spawn }},
+	{"array", "arr[", func(o Options) bool { return !o.Arrays }},
+	{"loop", "while (", func(o Options) bool { return !o.Loops }},
+	{"assert", "assert(", func(o Options) bool { return !o.Asserts }},
+	{"func", "func ", func(o Options) bool { return !o.Funcs }},
+	{"yield", "yield;", nil},
+	{"if", "if (", nil},
+	{"else", "} else {", nil},
+	{"local", "int t", nil},
+	{"init assignment", "  g", nil}, // in init or a proc: a global assigned at line start
+}
+
+func TestFeatures(t *testing.T) {
+	t.Parallel()
+	const seeds = 200
+	count := map[string]int{}
+	for seed := range uint64(seeds) {
+		src := Generate(seed, Default())
+		for _, f := range features {
+			if strings.Contains(src, f.sub) {
+				count[f.name]++
+			}
+		}
+		// Disabled features never show up.
+		for _, opts := range optionSets {
+			src := Generate(seed, opts)
+			body := src[strings.IndexByte(src, '\n'):] // skip the header
+			for _, f := range features {
+				if f.off != nil && f.off(opts) && strings.Contains(body, f.sub) {
+					t.Fatalf("seed %d uses %s with options %s:\n%s", seed, f.name, opts, src)
+				}
+			}
+		}
+	}
+	var report []string
+	for _, f := range features {
+		report = append(report, fmt.Sprintf("%s %d", f.name, count[f.name]))
+		if count[f.name] < seeds/10 {
+			t.Errorf("only %d of %d programs use %s", count[f.name], seeds, f.name)
+		}
+	}
+	t.Logf("programs using each feature, of %d: %s", seeds, strings.Join(report, ", "))
+}
+
+// dfsStats summarizes an exhaustive exploration.
+type dfsStats struct {
+	events     int // steps taken (tree edges)
+	executions int // complete executions: no process enabled, or an error
+	errors     int // executions ending in a runtime error
+	deadlocks  int // executions ending with blocked processes
+	violating  int // executions with at least one violation
+	depth      int // longest execution, in events
+	cut        bool
+}
+
+// dfs explores every interleaving from st with Mark/Undo, stopping after
+// bound events.
+func dfs(st *dporrt.State, depth, bound int, s *dfsStats) {
+	en := st.EnabledProcs(nil)
+	if len(en) == 0 {
+		s.executions++
+		s.depth = max(s.depth, depth)
+		if len(st.Live()) > 0 {
+			s.deadlocks++
+		}
+		if len(st.Violations) > 0 {
+			s.violating++
+		}
+		return
+	}
+	mark := st.Mark()
+	for _, i := range en {
+		if s.events >= bound {
+			s.cut = true
+			return
+		}
+		s.events++
+		if ev := st.Step(i); ev.Err != nil {
+			s.executions++
+			s.errors++
+			s.depth = max(s.depth, depth+1)
+		} else {
+			dfs(st, depth+1, bound, s)
+		}
+		st.Undo(mark)
+	}
+}
+
+func TestExplore(t *testing.T) {
+	t.Parallel()
+	const seeds, bound = 200, 200000
+	var execs []int
+	var total dfsStats
+	withErrors, withViolations, withDeadlocks, maxEvents := 0, 0, 0, 0
+	for seed := range uint64(seeds) {
+		src := Generate(seed, Default())
+		m, err := dporrt.New(compile(t, seed, src), nil)
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		st, rerr := m.Initial()
+		if rerr != nil {
+			t.Fatalf("seed %d: init fails: %v\n%s", seed, rerr, src)
+		}
+		var s dfsStats
+		dfs(st, 0, bound, &s)
+		if s.cut {
+			t.Fatalf("seed %d: more than %d events to explore:\n%s", seed, bound, src)
+		}
+		if s.depth > 12 {
+			t.Errorf("seed %d: an execution of %d events:\n%s", seed, s.depth, src)
+		}
+		execs = append(execs, s.executions)
+		total.events += s.events
+		total.executions += s.executions
+		total.errors += s.errors
+		maxEvents = max(maxEvents, s.depth)
+		if s.errors > 0 {
+			withErrors++
+		}
+		if s.violating > 0 {
+			withViolations++
+		}
+		if s.deadlocks > 0 {
+			withDeadlocks++
+		}
+	}
+	slices.Sort(execs)
+	t.Logf("%d programs: interleavings max %d, median %d, total %d; %d events in all; longest execution %d events",
+		seeds, execs[len(execs)-1], execs[len(execs)/2], total.executions, total.events, maxEvents)
+	t.Logf("programs with a violation %d, with a deadlock %d, with an erring execution %d (%d erring executions)",
+		withViolations, withDeadlocks, withErrors, total.errors)
+	if withViolations == 0 || withDeadlocks == 0 {
+		t.Errorf("no program violates an assert or deadlocks")
+	}
+}
