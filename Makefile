@@ -34,6 +34,9 @@ demo: build
 	@echo
 	@echo '$$ icgen explore --algo cdpor testdata/fig1.blk'
 	@./$(BIN) explore --algo cdpor testdata/fig1.blk
+	@echo
+	@echo '$$ icgen audit testdata/fig1.blk'
+	@./$(BIN) audit testdata/fig1.blk
 
 test: deps
 	$(GO) vet ./...

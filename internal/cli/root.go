@@ -102,7 +102,10 @@ Exit codes: 0 fine, 1 violations or runtime errors found, 2 bad input or usage,
   icgen synth --format text -o - testdata/fig1.blk  # the ICs of every pair of blocks
   icgen synth testdata/fib.blk                   # writes testdata/fib.ic.json
   icgen explore --algo cdpor testdata/fig1.blk   # DPOR using the ICs
-  icgen run --replay "r#3 q#2 p#1" testdata/fig1.blk`,
+  icgen run --replay "r#3 q#2 p#1" testdata/fig1.blk
+  icgen audit testdata/fig1.blk                  # which blocks commute, with witnesses
+  icgen check testdata/counter.blk               # prove the program's commute declarations
+  icgen explore --algo cdpor --svg tree.svg testdata/fig1.blk  # draw the explored tree`,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -112,6 +115,14 @@ Exit codes: 0 fine, 1 violations or runtime errors found, 2 bad input or usage,
 	root.SetVersionTemplate("icgen {{.Version}}\n")
 	root.AddCommand(newParseCmd(e), newRunCmd(e), newSmtCmd(e), newSynthCmd(e), newExploreCmd(e), newBenchCmd(e))
 	root.AddCommand(newAuditCmd(e), newCheckCmd(e))
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Example = `  source <(icgen completion bash)                  # this shell
+  icgen completion bash > /etc/bash_completion.d/icgen   # every new shell
+  icgen completion zsh > "${fpath[1]}/_icgen"`
+		}
+	}
 	return root
 }
 
