@@ -332,15 +332,22 @@ func firstLine(s string) string {
 }
 
 // rssMiB reads the resident set size of a process (Linux), 0 if unknown.
-func rssMiB(pid int) float64 {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+func rssMiB(pid int) float64 { return procStatusMiB(fmt.Sprint(pid), "VmRSS:") }
+
+// peakRSSMiB reads this process's peak resident set size (Linux), 0 if
+// unknown.
+func peakRSSMiB() float64 { return procStatusMiB("self", "VmHWM:") }
+
+// procStatusMiB reads a size field of /proc/PID/status in MiB, 0 if unknown.
+func procStatusMiB(pid, field string) float64 {
+	f, err := os.Open("/proc/" + pid + "/status")
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
 			return kb / 1024
 		}

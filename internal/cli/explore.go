@@ -103,8 +103,6 @@ Exit code 1 when a violation or runtime error was found.`,
 			if dotPath != "" || svgPath != "" {
 				opts.Tree = &dporrt.Tree{}
 			}
-			var before runtime.MemStats
-			runtime.ReadMemStats(&before)
 			res, err := dporrt.Explore(m, opts)
 			if opts.Progress != nil {
 				fmt.Fprint(e.stderr, "\r\033[K")
@@ -112,9 +110,14 @@ Exit code 1 when a violation or runtime error was found.`,
 			if err != nil {
 				return &exitError{code: ExitInternal, err: err}
 			}
-			var after runtime.MemStats
-			runtime.ReadMemStats(&after)
-			peak := after.HeapSys
+			// Peak memory: the process's peak resident set where the
+			// system tells it, else the heap obtained from the system.
+			peak := uint64(peakRSSMiB() * (1 << 20))
+			if peak == 0 {
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+				peak = after.HeapSys
+			}
 			if opts.Tree != nil {
 				title := fmt.Sprintf("%s: %s, %d complete, %d blocked, %d states", l.path, opts.Algo, res.Traces, res.Blocked, res.States)
 				if err := writeTreeFiles(e, opts.Tree, title, dotPath, svgPath); err != nil {
@@ -205,7 +208,7 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	fmt.Fprintf(w, "  states            %d\n", r.States)
 	fmt.Fprintf(w, "  final states      %d\n", len(r.Finals))
 	fmt.Fprintf(w, "  time              %s\n", r.Elapsed.Round(time.Microsecond))
-	fmt.Fprintf(w, "  memory            %.1f MiB\n", float64(peak)/(1<<20))
+	fmt.Fprintf(w, "  peak memory       %.1f MiB (resident set)\n", float64(peak)/(1<<20))
 	if r.Cut {
 		fmt.Fprintf(w, "  stopped early     %s: the exploration is not exhaustive\n", r.CutBy)
 	}
