@@ -166,20 +166,6 @@ type space struct {
 	checks []*ic.Expr // must hold in the start state, as the runtime evaluates them
 }
 
-func sortName(s ts.Sort) string {
-	switch s {
-	case ts.SortBool:
-		return "Bool"
-	case ts.SortArray:
-		return "(Array Int Int)"
-	}
-	return "Int"
-}
-
-func declLine(s *ts.Sym) string {
-	return fmt.Sprintf("(declare-const %s %s)", encode.Symbol(s.Name), sortName(s.Sort))
-}
-
 // scalar is one scalar input of a state: a global, an array element, a
 // local of one process.
 type scalar struct {
@@ -215,7 +201,7 @@ func (sp *space) scalars(m *dporrt.Machine, q *query) []scalar {
 	var out []scalar
 	for _, g := range sp.p.Globals {
 		sym := sp.syms.Global(g)
-		q.declare(declLine(sym))
+		q.declare(encode.DeclareConst(sym))
 		_, n := m.GlobalLocs(g)
 		if g.Type == lang.IntArray {
 			for i := 0; i < n; i++ {
@@ -228,7 +214,7 @@ func (sp *space) scalars(m *dporrt.Machine, q *query) []scalar {
 	for k, bl := range []*lang.Block{sp.a, sp.b} {
 		for _, v := range bl.Point.Live {
 			sym := sp.syms.Local(v, k)
-			q.declare(declLine(sym))
+			q.declare(encode.DeclareConst(sym))
 			out = append(out, scalar{sym: sym, sort: sym.Sort, proc: k, slot: v.Index})
 		}
 	}
@@ -252,7 +238,7 @@ func bounds(q *query, in []scalar, n int64) {
 func (sp *space) pin(q *query, m *dporrt.Machine) {
 	for _, pa := range sp.p.Params {
 		sym := sp.syms.Param(pa)
-		q.declare(declLine(sym))
+		q.declare(encode.DeclareConst(sym))
 		q.terms = append(q.terms, fmt.Sprintf("(= %s %s)", encode.Symbol(sym.Name), smtInt(m.Param(pa))))
 	}
 }

@@ -48,7 +48,13 @@ func Collect(terms ...*ts.Term) Decls {
 // |v'|); the IC file uses the same rule.
 func Symbol(name string) string { return ic.Symbol(name) }
 
-func sortName(s ts.Sort) string {
+// DeclareConst is the declare-const command of a symbol.
+func DeclareConst(s *ts.Sym) string {
+	return fmt.Sprintf("(declare-const %s %s)", Symbol(s.Name), SortName(s.Sort))
+}
+
+// SortName is the SMT-LIB2 name of a sort.
+func SortName(s ts.Sort) string {
 	switch s {
 	case ts.SortBool:
 		return "Bool"
@@ -62,14 +68,14 @@ func sortName(s ts.Sort) string {
 func (d Decls) Declarations() string {
 	var b strings.Builder
 	for _, s := range d.Syms {
-		fmt.Fprintf(&b, "(declare-const %s %s)\n", Symbol(s.Name), sortName(s.Sort))
+		b.WriteString(DeclareConst(s) + "\n")
 	}
 	for _, f := range d.Fns {
 		doms := make([]string, len(f.Ins))
 		for i, v := range f.Ins {
-			doms[i] = sortName(ts.SortOf(v.Type))
+			doms[i] = SortName(ts.SortOf(v.Type))
 		}
-		fmt.Fprintf(&b, "(declare-fun %s (%s) %s)\n", Symbol(f.Name), strings.Join(doms, " "), sortName(f.Sort))
+		fmt.Fprintf(&b, "(declare-fun %s (%s) %s)\n", Symbol(f.Name), strings.Join(doms, " "), SortName(f.Sort))
 	}
 	return b.String()
 }
