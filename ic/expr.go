@@ -201,6 +201,55 @@ func (e *Expr) eval64(env Env) (v int64, ok bool, err error) {
 	case "!":
 		v, ok, err := e.Args[0].eval64(env)
 		return b2i(v == 0), ok, err
+	case "ite":
+		c, ok, err := e.Args[0].eval64(env)
+		if !ok || err != nil {
+			return 0, ok, err
+		}
+		if c != 0 {
+			return e.Args[1].eval64(env)
+		}
+		return e.Args[2].eval64(env)
+	case "*":
+		x := int64(1)
+		for _, a := range e.Args {
+			y, ok, err := a.eval64(env)
+			if !ok || err != nil {
+				return 0, ok, err
+			}
+			r := x * y
+			if x != 0 && (r/x != y || (x == -1 && y == math.MinInt64)) {
+				return 0, false, nil // beyond int64: eval decides
+			}
+			x = r
+		}
+		return x, true, nil
+	case "/", "%", "div", "mod":
+		x, ok, err := e.Args[0].eval64(env)
+		if !ok || err != nil {
+			return 0, ok, err
+		}
+		y, ok, err := e.Args[1].eval64(env)
+		if !ok || err != nil {
+			return 0, ok, err
+		}
+		if y == 0 || x == math.MinInt64 || y == math.MinInt64 {
+			return 0, false, nil // an error, or near the limits: eval decides
+		}
+		q, m := x/y, x%y // truncated
+		if e.Op == "div" || e.Op == "mod" { // Euclidean: 0 <= m < |y|
+			if m < 0 {
+				if y > 0 {
+					q, m = q-1, m+y
+				} else {
+					q, m = q+1, m-y
+				}
+			}
+		}
+		if e.Op == "/" || e.Op == "div" {
+			return q, true, nil
+		}
+		return m, true, nil
 	case "<", "<=", ">", ">=", "==", "!=", "+", "-":
 	default:
 		return 0, false, nil // rare operators: eval decides
