@@ -21,7 +21,11 @@ type Options struct {
 	Tries        int           // solver models run per query before giving up on a witness (0: 5)
 	CheckTimeout time.Duration // budget of one solver check (0: 2s)
 	Rlimit       uint64        // Z3 resource limit per check (0: none)
-	_            struct{}
+	// Progress, when set, is called after each pair is classified (stage
+	// "classifying") and after each pair's witness search ("witnesses"),
+	// from one goroutine at a time.
+	Progress func(stage string, done, total int)
+	_        struct{}
 }
 
 // Class is how a pair of blocks commutes.
@@ -114,6 +118,11 @@ func (r *Report) Counts() map[Class]int {
 // failed; ctx cancels the run.
 func Run(ctx context.Context, m *dporrt.Machine, opts Options) (*Report, error) {
 	p := m.Prog
+	progress := func(string, int, int) {}
+	if opts.Progress != nil {
+		progress = opts.Progress
+		opts.Synth.Progress = func(done, total int) { progress("classifying", done, total) }
+	}
 	f, _, err := synth.Run(ctx, p, opts.Synth)
 	if err != nil {
 		return nil, err
@@ -135,7 +144,8 @@ func Run(ctx context.Context, m *dporrt.Machine, opts Options) (*Report, error) 
 	for _, fn := range f.Functions {
 		funcs[fn.Name] = fn
 	}
-	for _, fp := range f.Pairs {
+	for i, fp := range f.Pairs {
+		progress("witnesses", i, len(f.Pairs))
 		out := Pair{A: fp.A, B: fp.B, Class: classOf(fp.Status), Exact: fp.Exact, Reason: fp.Reason, Notes: fp.Notes}
 		for _, c := range fp.Constraints {
 			out.Constraints = append(out.Constraints, c.Text)

@@ -75,7 +75,16 @@ failure.`,
 				Tries:        tries,
 				CheckTimeout: checkTO,
 			}
+			showProgress := isTerminal(e.stderr)
+			if showProgress {
+				opts.Progress = func(stage string, done, total int) {
+					fmt.Fprintf(e.stderr, "\r\033[K%s: %d/%d pairs", stage, done, total)
+				}
+			}
 			r, err := audit.Run(ctx, m, opts)
+			if showProgress {
+				fmt.Fprint(e.stderr, "\r\033[K")
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return &exitError{code: ExitInternal, err: fmt.Errorf("interrupted")}
