@@ -53,7 +53,7 @@ bench: deps
 # bench-quick runs icgen bench on the benchmark programs at small sizes, so
 # the benchmarks keep working (seconds; part of make test).
 bench-quick: build
-	./$(BIN) bench --timeout 10s --sizes fib=4,5 --sizes bb=2,3 --sizes pi=3,5 testdata/bench/*.blk
+	./$(BIN) bench --timeout 10s --sizes fib=4,5 --sizes bb=2,3 --sizes pi=3,5 --sizes qs=4,6 --sizes ms=4,6 --sizes ps=3,4 --sizes reg=3,5 --sizes dbp=2,3 testdata/bench/*.blk
 
 clean:
 	rm -rf bin

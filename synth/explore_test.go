@@ -74,14 +74,23 @@ func TestExample5(t *testing.T) {
 }
 
 // TestBenchPrograms: on the benchmark programs at small sizes cdpor reaches
-// dfs's final states; on fib it explores exactly 1 complete trace at every
-// size tried (the CDPOR paper's Tr column).
+// dfs's final states; on fib, pi, qs, ms, ps and reg it explores exactly 1
+// complete trace at every size tried (the CDPOR paper's Tr column).
 func TestBenchPrograms(t *testing.T) {
 	for _, tc := range []struct {
 		file  string
 		sizes []int64
 		one   bool // cdpor explores exactly 1 complete trace
-	}{{"fib.blk", []int64{3, 4, 5, 6}, true}, {"pi.blk", []int64{2, 3, 7, 20}, true}, {"bb.blk", []int64{2, 3}, false}} {
+	}{
+		{"fib.blk", []int64{3, 4, 5, 6}, true},
+		{"pi.blk", []int64{2, 3, 7, 20}, true},
+		{"qs.blk", []int64{3, 5}, true},
+		{"ms.blk", []int64{3, 5}, true},
+		{"ps.blk", []int64{3, 4}, true},
+		{"reg.blk", []int64{2, 4}, true},
+		{"dbp.blk", []int64{2, 3}, false},
+		{"bb.blk", []int64{2, 3}, false},
+	} {
 		p := compileFile(t, filepath.Join("../testdata/bench", tc.file))
 		ics, _, err := Run(context.Background(), p, Options{})
 		if err != nil {
