@@ -16,13 +16,47 @@ import (
 // Other array terms (arrays passed to loop functions, chains over
 // different bases) are left alone.
 func ElimArrays(t *ts.Term) *ts.Term {
-	if len(t.Args) == 0 {
+	r, _ := elimArrays(t, -1)
+	return r
+}
+
+// elimArrays is ElimArrays within a budget of characters of the text of
+// the terms it builds (negative: no budget); false when the budget ran out,
+// and the term returned is then unusable. Shared subterms are rewritten
+// once.
+func elimArrays(t *ts.Term, budget int) (*ts.Term, bool) {
+	e := &elim{memo: map[*ts.Term]*ts.Term{}, budget: budget, limited: budget >= 0}
+	r := e.term(t)
+	return r, !e.limited || e.budget >= 0
+}
+
+type elim struct {
+	memo    map[*ts.Term]*ts.Term
+	budget  int
+	limited bool
+}
+
+func (e *elim) term(t *ts.Term) *ts.Term {
+	if len(t.Args) == 0 || (e.limited && e.budget < 0) {
 		return t
+	}
+	if r, ok := e.memo[t]; ok {
+		return r
 	}
 	args := make([]*ts.Term, len(t.Args))
 	for i, a := range t.Args {
-		args[i] = ElimArrays(a)
+		args[i] = e.term(a)
 	}
+	r := rewriteArrays(t, args)
+	if e.limited {
+		e.budget -= len(r.Key())
+	}
+	e.memo[t] = r
+	return r
+}
+
+// rewriteArrays rewrites one node whose arguments are rewritten already.
+func rewriteArrays(t *ts.Term, args []*ts.Term) *ts.Term {
 	switch {
 	case t.Kind == ts.KSelect:
 		return readOverWrite(args[0], args[1])

@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -68,6 +69,34 @@ func TestSymbol(t *testing.T) {
 	for in, want := range map[string]string{"x": "x", "v'": "|v'|", "loop:p:3:x": "|loop:p:3:x|", "and": "|and|", "a#2": "|a#2|"} {
 		if got := Symbol(in); got != want {
 			t.Errorf("Symbol(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestPairTooLarge: a pair whose paths multiply beyond MaxPathPairs is
+// unknown with a reason (no constraint: sound), not a formula that
+// exhausts memory; just below the bound it is built.
+func TestPairTooLarge(t *testing.T) {
+	for _, tc := range []struct {
+		ifs     int
+		unknown bool
+	}{{4, false}, {5, true}} {
+		src := "global int x, g0, g1, g2, g3, g4;\nproc p() {\n"
+		for i := 0; i < tc.ifs; i++ {
+			src += fmt.Sprintf("  if (g%d > x) { x = x + %d; } else { x = x - g%d; }\n", i, i+1, i)
+		}
+		src += "}\ninit { spawn p(); spawn p(); }\n"
+		p, errs := lang.Compile("t.blk", []byte(src))
+		if errs != nil {
+			t.Fatal(errs.Format([]byte(src)))
+		}
+		f := Pair(p.Blocks[0], p.Blocks[0], ts.NewSymbols(p))
+		n := len(f.AB.Transitions) * len(f.BA.Transitions)
+		if got := strings.Contains(f.Unknown, "too large"); got != tc.unknown {
+			t.Errorf("%d ifs (%d pairs of paths): unknown %q, want unknown %v", tc.ifs, n, f.Unknown, tc.unknown)
+		}
+		if tc.unknown && (!f.F.IsFalse() || f.Exact) {
+			t.Errorf("%d ifs: an unknown pair must have F = false, inexact", tc.ifs)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -54,6 +55,15 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 			return f
 		}
 	}
+	tooBig := func(why string) *Formula {
+		f.F, f.NoOverflow, f.Assume = ts.False, ts.True, ts.True
+		f.Unknown, f.Exact = "the formula is too large: "+why, false
+		return f
+	}
+	if n := len(ab.Transitions) * len(ba.Transitions); n > MaxPathPairs {
+		return tooBig(fmt.Sprintf("%d x %d pairs of paths, more than %d", len(ab.Transitions), len(ba.Transitions), MaxPathPairs))
+	}
+	size := 0
 	f.Inexact = append(f.Inexact, ab.Abstracted...)
 	f.Inexact = mergeUnique(f.Inexact, ba.Abstracted)
 	spawnInexact := false
@@ -67,7 +77,11 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 			if d.IsFalse() {
 				continue
 			}
-			disj = append(disj, ts.And(ti.Cond, tj.Cond, d))
+			c := ts.And(ti.Cond, tj.Cond, d)
+			if size += len(c.Key()); size > MaxFormula {
+				return tooBig(fmt.Sprintf("more than %d characters", MaxFormula))
+			}
+			disj = append(disj, c)
 		}
 	}
 	if spawnInexact {
@@ -88,16 +102,30 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 		for _, inv := range in {
 			assume = append(assume, inv.holds)
 		}
-		f.Assume = ElimArrays(ts.And(assume...))
+		f.Assume = ts.And(assume...)
 		holds, inRange := preserved(in, syms, ts.Block(a, 0, syms), ts.Block(b, 1, syms), ab)
 		f.F = ts.And(f.F, holds)
 		guards = append(guards, inRange)
 	}
-	f.F = ElimArrays(f.F)
-	f.NoOverflow = ElimArrays(ts.And(guards...))
+	var ok1, ok2, ok3 bool
+	f.F, ok1 = elimArrays(f.F, MaxFormula)
+	f.NoOverflow, ok2 = elimArrays(ts.And(guards...), MaxFormula)
+	f.Assume, ok3 = elimArrays(f.Assume, MaxFormula)
+	if !ok1 || !ok2 || !ok3 {
+		return tooBig(fmt.Sprintf("more than %d characters once arrays are eliminated", MaxFormula))
+	}
 	f.Exact = len(f.Inexact) == 0
 	return f
 }
+
+// Bounds on the formula of a pair; beyond them the pair is unknown (no
+// constraint: sound) instead of exhausting memory. Symbolic terms are
+// trees printed in full, so a block that reuses a value many times, or
+// thousands of paths on each side, can make F exponentially large.
+const (
+	MaxPathPairs = 1 << 18  // paths of T(a.b) times paths of T(b.a)
+	MaxFormula   = 16 << 20 // characters of F's text
+)
 
 // sameOutcome is the condition under which transition ti of T(a.b) and tj of
 // T(b.a) end in the same state, and whether it is exact.
