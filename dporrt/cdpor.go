@@ -67,8 +67,8 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled []int) (ho
 // 11-12). When no constraint holds and the pair is not exact, the states are
 // compared as csdpor does (line 14). Unless a constraint holds uniformly
 // (U⇒), the race is reversed through the back set as in sdpor (line 9). It
-// reports whether e and n were shown independent uniformly. The current
-// state is restored by replaying the suffix (execution is deterministic).
+// reports whether e and n were shown independent uniformly. The check runs
+// on the snapshot of s[E'] (see detour); the current state is untouched.
 func (x *explorer) constrainedRace(i, k int) bool {
 	e, n := x.seq[i], x.seq[k]
 	pr, _ := x.opts.ICs.Pair(e.block.ID, n.block.ID)
@@ -80,20 +80,20 @@ func (x *explorer) constrainedRace(i, k int) bool {
 		return false
 	}
 	u := x.between(i, k)
-	suffix := slices.Clone(x.seq[i : k+1])
-	x.st.Undo(e.mark)
-	x.seq = x.seq[:i]
-	var alt []*event
-	for _, pid := range u {
-		alt = append(alt, x.step(pid, false))
-	}
-	holds, uniform := x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID, x.st.EnabledProcs(nil))
-	if holds && !n.virtual {
-		// cdpor's dependency is the blocks' syntactic one: the events of
-		// n and e in the reversed order are known without running them.
-		x.levels[i].sleep = append(x.levels[i].sleep, sleeper{seq: append(alt, x.staticEvent(n), x.staticEvent(e)), byState: true})
-	}
-	x.restore(i, suffix)
+	var holds, uniform bool
+	x.detour(i, func() {
+		var alt []*event
+		for _, pid := range u {
+			alt = append(alt, x.step(pid, false))
+		}
+		holds, uniform = x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID, x.st.EnabledProcs(nil))
+		if holds && !n.virtual {
+			// cdpor's dependency is the blocks' syntactic one: the events
+			// of n and e in the reversed order are known without running
+			// them.
+			x.levels[i].sleep = append(x.levels[i].sleep, sleeper{seq: append(alt, x.staticEvent(n), x.staticEvent(e)), byState: true})
+		}
+	})
 	if !holds && !pr.Exact && !n.virtual {
 		x.contextSensitive(i, k)
 	}
@@ -119,17 +119,19 @@ func (x *explorer) staticEvent(ev *event) *event {
 func (x *explorer) contextSensitive(i, k int) {
 	e, n := x.seq[i], x.seq[k]
 	u := x.between(i, k)
-	suffix := slices.Clone(x.seq[i : k+1])
-	defer x.restore(i, suffix)
-	x.st.Undo(e.mark)
-	x.seq = x.seq[:i]
+	x.detour(i, func() { x.reversed(i, e, n, u) })
+}
+
+// reversed is contextSensitive's work on the snapshot of s[E'].
+func (x *explorer) reversed(i int, e, n *event, u []string) {
+	mark := x.st.Mark()
 	for _, pid := range append(append([]string{e.pid}, u...), n.pid) {
 		if x.step(pid, false).err != nil {
 			return
 		}
 	}
 	orig := x.st.Clone()
-	x.st.Undo(e.mark)
+	x.st.Undo(mark)
 	x.seq = x.seq[:i]
 	var alt []*event
 	for _, pid := range append(append(slices.Clone(u), n.pid), e.pid) {
@@ -160,18 +162,46 @@ func (x *explorer) between(i, k int) []string {
 	return u
 }
 
+// detour runs f with the explorer moved to E' = seq[:i], on a snapshot of
+// s[E'] kept at level i, and moves it back: f may step and change the
+// state, which is then rolled back. The snapshot is taken the first time a
+// race at level i needs it (by undoing to E', cloning and replaying the
+// suffix) and serves every later race at that level; it lives as long as
+// the level. The current state is never changed, so no replay is needed
+// per race, and the cost of a race no longer grows with its distance.
+func (x *explorer) detour(i int, f func()) {
+	f0 := x.levels[i]
+	if f0.snap == nil {
+		suffix := slices.Clone(x.seq[i:])
+		x.st.Undo(x.seq[i].mark)
+		f0.snap = x.st.Clone()
+		x.restore(i, suffix)
+	}
+	st, seq := x.st, x.seq
+	x.st, x.seq = f0.snap, x.seq[:i:i] // appends go to a fresh array
+	mark := x.st.Mark()
+	x.detouring = true
+	f()
+	x.detouring = false
+	x.st.Undo(mark)
+	x.st, x.seq = st, seq
+}
+
 // restore brings the state back to the sequence prefix..suffix after a
 // detour from position i (execution is deterministic: same events, same
 // undo marks).
+//
+// The events themselves are kept: re-running them changes the state the
+// same way and leaves the same undo marks, so their sets and vector clocks
+// stay right and need no recomputing.
 func (x *explorer) restore(i int, suffix []*event) {
 	x.st.Undo(suffix[0].mark)
 	x.seq = x.seq[:i]
 	for _, old := range suffix {
-		if old.virtual { // never executed: only its races are looked at
-			x.seq = append(x.seq, old)
-			continue
+		if !old.virtual { // a virtual event was never executed
+			x.st.StepInto(old.proc, &x.scratch)
 		}
-		x.stepIndep(old.pid, false, old.indep)
+		x.seq = append(x.seq, old)
 	}
 }
 

@@ -152,6 +152,9 @@ type level struct {
 	// where an explored one does (Alg. 1, lines 12 and 14).
 	sleep []sleeper
 	node  int // its node in the recorded tree (-1: none)
+	// snap is a copy of the state at this level, for the detours of
+	// csdpor and cdpor (see detour); nil until a race needs it.
+	snap *State
 }
 
 // sleeper is an entry of a sleep set: a sequence of events not to explore.
@@ -186,7 +189,9 @@ type explorer struct {
 	stopped bool
 	scratch Event
 	w       map[string]map[string]bool // W(b) by block id (cdpor)
-	funcs   map[string]ic.Function
+	// detouring is set while a detour runs on a level's snapshot.
+	detouring bool
+	funcs     map[string]ic.Function
 }
 
 // Explore explores the program's interleavings from its initial state with
@@ -255,10 +260,17 @@ func (x *explorer) bounded() bool {
 		x.cut("max traces")
 	case o.MaxStates > 0 && x.res.States >= o.MaxStates:
 		x.cut("max states")
-	case o.Timeout > 0 && x.res.States%256 == 0 && time.Since(x.start) > o.Timeout:
+	case x.timeUp():
 		x.cut("timeout")
 	}
 	return x.stopped
+}
+
+// timeUp reports whether the time bound has passed. It is checked before
+// every explored event and every race a detour reverses (csdpor, cdpor),
+// which can each take long on deep sequences.
+func (x *explorer) timeUp() bool {
+	return x.opts.Timeout > 0 && time.Since(x.start) > x.opts.Timeout
 }
 
 func (x *explorer) cut(why string) {
@@ -408,7 +420,9 @@ func (x *explorer) stepIndep(pid string, record bool, indep map[int]bool) *event
 		ev.spawn = append(ev.spawn, x.st.Procs[c].Key())
 	}
 	x.seq = append(x.seq, ev)
-	x.clock(len(x.seq) - 1)
+	if !x.detouring { // a detour's events are never raced: no clock needed
+		x.clock(len(x.seq) - 1)
+	}
 	if !record {
 		return ev
 	}
@@ -632,6 +646,13 @@ func (x *explorer) races(k int) {
 		}
 		if !immediate {
 			continue
+		}
+		if x.stopped {
+			return // the exploration is cut: its back sets no longer matter
+		}
+		if x.timeUp() {
+			x.cut("timeout")
+			return
 		}
 		switch {
 		case n.err != nil:
