@@ -537,10 +537,18 @@ func intersect(a, b []Loc) bool {
 // direct predecessors: the previous event of its process, the event that
 // created its process, and every earlier dependent event not proven
 // independent of it.
+//
+// Earlier events are visited latest first, and one that already happens
+// before a predecessor visited is skipped: its clock is below that
+// predecessor's, so merging it changes nothing.
 func (x *explorer) clock(k int) {
 	ev := x.seq[k]
 	c := make([]int, len(x.st.Procs))
-	for j, e := range x.seq[:k] {
+	for j := k - 1; j >= 0; j-- {
+		e := x.seq[j]
+		if c[e.proc] >= e.seq {
+			continue
+		}
 		if ev.indep[j] && e.proc != ev.proc && !slices.Contains(e.spawn, ev.pid) {
 			continue
 		}
