@@ -88,6 +88,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("encoding F(%s, %s): %v", f.A.ID, f.B.ID, err)
 	}
 	n := len(atoms)
+	cost, levels := globalCosts(atoms)
 	fF, inv, atomH, bH, defs := hs[0], hs[1], hs[2:2+n], hs[2+n:2+2*n], hs[2+2*n:]
 
 	models := sess.newSolver() // the invariants, F and the blocking clauses
@@ -184,6 +185,27 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 			continue
 		}
 		core := refute.coreAtoms(bH)
+		// Prefer literals that read fewer globals: the cheapest levels of
+		// the cube that still refute !F are shrunk instead of the whole
+		// cube, so an implicant over locals and params is found when the
+		// cube holds one (a constraint reading no global another process
+		// may write is one the runtime can use uniformly).
+		for _, lv := range levels {
+			var part []lit
+			for _, l := range lits {
+				if cost[l.atom] <= lv {
+					part = append(part, l)
+				}
+			}
+			if len(part) == 0 || len(part) == len(lits) {
+				continue
+			}
+			res.Checks++
+			if st, _ := refute.checkAssuming(assume(part), each()); st == unsat {
+				core = refute.coreAtoms(bH)
+				break
+			}
+		}
 		var kept []lit
 		for _, l := range lits {
 			if core[l.atom] {
@@ -191,6 +213,8 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 			}
 		}
 		// Drop literals while the rest still refutes !F: a prime implicant.
+		// The literals reading the most globals are tried first.
+		sort.SliceStable(kept, func(i, j int) bool { return cost[kept[i].atom] > cost[kept[j].atom] })
 		for k := 0; k < len(kept); {
 			trial := append(append([]lit(nil), kept[:k]...), kept[k+1:]...)
 			res.Checks++
@@ -214,6 +238,44 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 			res.Constraints = append(res.Constraints, c)
 		}
 	}
+}
+
+// globalCosts returns the number of distinct globals each atom reads, and
+// the distinct counts in increasing order.
+func globalCosts(atoms []*ts.Term) ([]int, []int) {
+	cost := make([]int, len(atoms))
+	have := map[int]bool{}
+	var levels []int
+	for i, a := range atoms {
+		cost[i] = len(Globals(a))
+		if !have[cost[i]] {
+			have[cost[i]] = true
+			levels = append(levels, cost[i])
+		}
+	}
+	sort.Ints(levels)
+	return cost, levels
+}
+
+// Globals returns the names of the globals a term reads, sorted.
+func Globals(t *ts.Term) []string {
+	seen := map[string]bool{}
+	var walk func(*ts.Term)
+	walk = func(x *ts.Term) {
+		if x.Kind == ts.KSym && x.Sym.Kind == ts.SymGlobal {
+			seen[x.Sym.Name] = true
+		}
+		for _, a := range x.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	out := make([]string, 0, len(seen))
+	for g := range seen {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
 }
 
 type lit struct {
