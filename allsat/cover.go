@@ -33,7 +33,7 @@ type Result struct {
 // recipe of shared/Z3.md): take a model of F and the blocking clauses so
 // far, the cube of atom literals it satisfies, shrink the cube with the
 // unsat core of cube & !F and by dropping literals while cube & !F stays
-// unsat, emit it in canonical form (re-proven), block it, repeat until F
+// unsat (preferring literals that read fewer globals), emit it in canonical form (re-proven), block it, repeat until F
 // has no model left. Every emitted constraint C has been proven: C & !F is
 // unsat. A solver answer of unknown, or the budget running out, ends the
 // enumeration early with a reason; the constraints found so far stay.

@@ -122,3 +122,71 @@ func TestAtoms(t *testing.T) {
 		t.Errorf("atoms %q, want %q", strings.Join(got, "; "), want)
 	}
 }
+
+// TestCoverPrefersFewerGlobals checks that an implicant over locals and
+// params is chosen over one reading globals when both cover a region of F.
+func TestCoverPrefersFewerGlobals(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		file, a, b string
+		want       string // the constraints, joined by "; "
+	}{
+		{"../testdata/bench/dbp.blk", "client@22", "update", "i != i' && i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"},
+		{"../testdata/bench/bb.blk", "producer@14", "producer@14", "count <= 0 && tail <= 1 && tail >= 0 && v == v'"},
+		{"../testdata/fig1.blk", "q", "r", "x == z; z <= -2; z >= 0"},
+	}
+	for _, tc := range cases {
+		src, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, errs := lang.Compile(tc.file, src)
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		var a, b *lang.Block
+		for _, bl := range p.Blocks {
+			if bl.ID == tc.a {
+				a = bl
+			}
+			if bl.ID == tc.b {
+				b = bl
+			}
+		}
+		if a == nil || b == nil {
+			t.Fatalf("%s: no blocks %s, %s", tc.file, tc.a, tc.b)
+		}
+		res, err := Cover(encode.Pair(a, b, ts.NewSymbols(p)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range res.Constraints {
+			got = append(got, c.Text)
+		}
+		if strings.Join(got, "; ") != tc.want || !res.Complete {
+			t.Errorf("%s: cover of F(%s, %s) = %q [complete %v], want %q [complete]", tc.file, tc.a, tc.b, strings.Join(got, "; "), res.Complete, tc.want)
+		}
+	}
+}
+
+func TestGlobals(t *testing.T) {
+	t.Parallel()
+	g := ts.SymTerm(&ts.Sym{Name: "g", Kind: ts.SymGlobal})
+	arr := ts.SymTerm(&ts.Sym{Name: "a", Kind: ts.SymGlobal, Sort: ts.SortArray})
+	l := ts.SymTerm(&ts.Sym{Name: "i", Kind: ts.SymLocal})
+	l2 := ts.SymTerm(&ts.Sym{Name: "i'", Kind: ts.SymLocal, Event: 1})
+	cases := []struct {
+		t    *ts.Term
+		want string
+	}{
+		{ts.Binary(lang.OpNe, l, l2), ""},
+		{ts.Binary(lang.OpLt, g, l), "g"},
+		{ts.Binary(lang.OpEq, ts.Select(arr, l), ts.Ite(ts.Binary(lang.OpEq, l, l2), g, ts.Select(arr, l))), "a, g"},
+	}
+	for _, tc := range cases {
+		if got := strings.Join(Globals(tc.t), ", "); got != tc.want {
+			t.Errorf("Globals(%s) = %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}

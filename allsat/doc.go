@@ -5,7 +5,12 @@
 // [Cover] enumerates prime implicants over F's atoms with Z3: a model of F
 // and the blocking clauses so far gives a cube of atom literals; the cube is
 // shrunk with the unsat core of cube & !F and by dropping literals while
-// cube & !F stays unsat; the implicant is put in canonical form
+// cube & !F stays unsat, preferring literals that read fewer globals (the
+// shrinking starts from the cheapest part of the cube that still refutes
+// !F, and the literals reading the most globals are dropped first), so that
+// a constraint over locals and params is found where one covers the
+// region: the runtime can use such a constraint whatever other processes
+// write; the implicant is put in canonical form
 // ([ic.Canon], proven again, else the raw implicant is kept), emitted and
 // blocked, until F has no model left.
 //

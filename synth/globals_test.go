@@ -1,0 +1,64 @@
+package synth
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/icgen/icgen/ic"
+)
+
+// TestFewerGlobals checks that the cover prefers constraints reading fewer
+// globals: where a condition over locals and params implies F, it is the
+// one emitted (the runtime can use it whatever other processes write),
+// while the ICs of the CDPOR paper stay as they are.
+func TestFewerGlobals(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		file, a, b string
+		want       []string
+		globals    []string // the globals the constraints may read
+	}{
+		// DBP: db[i] == ite(i' == i, 1 - db[i'], db[i]) holds exactly
+		// when i != i'; the constraint must not read db.
+		{"../testdata/bench/dbp.blk", "client@22", "update",
+			[]string{"i != i' && i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"}, nil},
+		{"../testdata/bench/dbp.blk", "update", "update",
+			[]string{"i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"}, nil},
+		// bb: two producers commute when they put the same value.
+		{"../testdata/bench/bb.blk", "producer@14", "producer@14",
+			[]string{"count <= 0 && tail <= 1 && tail >= 0 && v == v'"}, []string{"count", "tail"}},
+		// The paper's ICs (CDPOR Sec. 4.1, Example 5, Sec. 4.2) are unchanged.
+		{"../testdata/fig1.blk", "p", "q", []string{"z <= -1"}, []string{"z"}},
+		{"../testdata/fig1.blk", "q", "r", []string{"x == z", "z <= -2", "z >= 0"}, []string{"x", "z"}},
+		{"../testdata/fib.blk", "res", "res", []string{"nr > 0", "v == v'"}, []string{"nr"}},
+	}
+	files := map[string]*ic.File{}
+	for _, tc := range cases {
+		if files[tc.file] == nil {
+			f, _, err := Run(context.Background(), compileFile(t, tc.file), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[tc.file] = f
+		}
+		got, pr := constraintsOf(files[tc.file], tc.a, tc.b)
+		if pr == nil {
+			t.Fatalf("%s: no pair (%s, %s)", tc.file, tc.a, tc.b)
+		}
+		if strings.Join(got, "; ") != strings.Join(tc.want, "; ") || !pr.Exact {
+			t.Errorf("%s: I(%s, %s) = %v [exact %v], want %v [exact]", tc.file, tc.a, tc.b, got, pr.Exact, tc.want)
+		}
+		allowed := map[string]bool{}
+		for _, g := range tc.globals {
+			allowed[g] = true
+		}
+		for _, c := range pr.Constraints {
+			for _, g := range c.Expr.Globals() {
+				if !allowed[g] {
+					t.Errorf("%s: I(%s, %s): %s reads %s", tc.file, tc.a, tc.b, c.Text, g)
+				}
+			}
+		}
+	}
+}
