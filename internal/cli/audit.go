@@ -60,11 +60,7 @@ failure.`,
 			default:
 				return badInput("--format %q: want text, md or json", format)
 			}
-			l, err := e.load(args[0], format == "json")
-			if err != nil {
-				return err
-			}
-			m, err := l.machine(defs)
+			l, m, err := e.loadMachine(args[0], defs, format == "json")
 			if err != nil {
 				return err
 			}

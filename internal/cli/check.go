@@ -63,11 +63,7 @@ unreadable or stale IC file), 3 internal failure.`,
   icgen check -D N=3 --ics fib.ic.json testdata/fib.blk   # witnesses run with N=3`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := e.load(args[0], asJSON)
-			if err != nil {
-				return err
-			}
-			m, err := l.machine(defs)
+			l, m, err := e.loadMachine(args[0], defs, asJSON)
 			if err != nil {
 				return err
 			}

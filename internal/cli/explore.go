@@ -79,11 +79,7 @@ Exit code 1 when a violation or runtime error was found.`,
 			if !strings.Contains(","+strings.Join(names, ",")+",", ","+algo+",") {
 				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
 			}
-			l, err := e.load(args[0], asJSON)
-			if err != nil {
-				return err
-			}
-			m, err := l.machine(defs)
+			l, m, err := e.loadMachine(args[0], defs, asJSON)
 			if err != nil {
 				return err
 			}

@@ -115,6 +115,20 @@ func parseDefines(defs []string) (map[string]int64, error) {
 	return out, nil
 }
 
+// loadMachine loads a program and instantiates it with -D definitions,
+// as the commands that run programs do.
+func (e *env) loadMachine(path string, defs []string, asJSON bool) (*loaded, *dporrt.Machine, error) {
+	l, err := e.load(path, asJSON)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := l.machine(defs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, m, nil
+}
+
 // machine instantiates a loaded program with -D values.
 func (l *loaded) machine(defs []string) (*dporrt.Machine, error) {
 	set, err := parseDefines(defs)

@@ -38,11 +38,7 @@ Exit code 1 when a violation or runtime error occurred.`,
   icgen run --json testdata/prodcons.blk`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := e.load(args[0], asJSON)
-			if err != nil {
-				return err
-			}
-			m, err := l.machine(defs)
+			l, m, err := e.loadMachine(args[0], defs, asJSON)
 			if err != nil {
 				return err
 			}
