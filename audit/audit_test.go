@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/icgen/icgen/dporrt"
@@ -115,7 +116,7 @@ func TestRunFig1(t *testing.T) {
 	}
 	for _, p := range r.Pairs {
 		w := want[[2]string{p.A, p.B}]
-		if p.Class != w.class || !slicesEqual(p.Constraints, w.cs) {
+		if p.Class != w.class || !slices.Equal(p.Constraints, w.cs) {
 			t.Errorf("(%s, %s): %s %v, want %s %v", p.A, p.B, p.Class, p.Constraints, w.class, w.cs)
 		}
 		switch {
@@ -133,16 +134,4 @@ func TestRunFig1(t *testing.T) {
 			t.Logf("(%s, %s): %v: %s", p.A, p.B, p.Witness.Start, p.Witness.Summary())
 		}
 	}
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

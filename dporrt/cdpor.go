@@ -174,15 +174,15 @@ func (x *explorer) between(i, k int) []string {
 // the level. The current state is never changed, so no replay is needed
 // per race, and the cost of a race no longer grows with its distance.
 func (x *explorer) detour(i int, f func()) {
-	f0 := x.levels[i]
-	if f0.snap == nil {
+	lv := x.levels[i]
+	if lv.snap == nil {
 		suffix := slices.Clone(x.seq[i:])
 		x.st.Undo(x.seq[i].mark)
-		f0.snap = x.st.Clone()
+		lv.snap = x.st.Clone()
 		x.restore(i, suffix)
 	}
 	st, seq := x.st, x.seq
-	x.st, x.seq = f0.snap, x.seq[:i:i] // appends go to a fresh array
+	x.st, x.seq = lv.snap, x.seq[:i:i] // appends go to a fresh array
 	mark := x.st.Mark()
 	x.detouring = true
 	f()

@@ -342,7 +342,7 @@ func (x *explorer) explore(depth int) {
 		f.done[pid] = true
 		node := -1
 		if f.node >= 0 {
-			node = x.treeNode(f.node, x.lastStep())
+			node = x.treeNode(f.node, x.stepOf(ev))
 		}
 		if ev.err != nil {
 			x.treeKind(node, NodeError)
@@ -459,15 +459,13 @@ func (x *explorer) staticSets(b *lang.Block) (reads, writes []Loc) {
 func (x *explorer) schedule() Schedule {
 	s := make(Schedule, len(x.seq))
 	for i, ev := range x.seq {
-		p := x.st.Procs[ev.proc]
-		s[i] = Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
+		s[i] = x.stepOf(ev)
 	}
 	return s
 }
 
-// lastStep is the step of the last event of the sequence.
-func (x *explorer) lastStep() Step {
-	ev := x.seq[len(x.seq)-1]
+// stepOf is the step of an event of the sequence.
+func (x *explorer) stepOf(ev *event) Step {
 	p := x.st.Procs[ev.proc]
 	return Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
 }

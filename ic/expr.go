@@ -236,8 +236,9 @@ func (e *Expr) eval64(env Env) (v int64, ok bool, err error) {
 		if y == 0 || x == math.MinInt64 || y == math.MinInt64 {
 			return 0, false, nil // an error, or near the limits: eval decides
 		}
-		q, m := x/y, x%y // truncated
-		if e.Op == "div" || e.Op == "mod" { // Euclidean: 0 <= m < |y|
+		// Truncated, then adjusted for div and mod (Euclidean: 0 <= m < |y|).
+		q, m := x/y, x%y
+		if e.Op == "div" || e.Op == "mod" {
 			if m < 0 {
 				if y > 0 {
 					q, m = q-1, m+y

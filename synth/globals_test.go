@@ -1,11 +1,8 @@
 package synth
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/icgen/icgen/ic"
 )
 
 // TestFewerGlobals checks that the cover prefers constraints reading fewer
@@ -33,16 +30,9 @@ func TestFewerGlobals(t *testing.T) {
 		{"../testdata/fig1.blk", "q", "r", []string{"x == z", "z <= -2", "z >= 0"}, []string{"x", "z"}},
 		{"../testdata/fib.blk", "res", "res", []string{"nr > 0", "v == v'"}, []string{"nr"}},
 	}
-	files := map[string]*ic.File{}
+	files := icFiles{}
 	for _, tc := range cases {
-		if files[tc.file] == nil {
-			f, _, err := Run(context.Background(), compileFile(t, tc.file), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[tc.file] = f
-		}
-		got, pr := constraintsOf(files[tc.file], tc.a, tc.b)
+		got, pr := constraintsOf(files.get(t, tc.file), tc.a, tc.b)
 		if pr == nil {
 			t.Fatalf("%s: no pair (%s, %s)", tc.file, tc.a, tc.b)
 		}

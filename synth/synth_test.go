@@ -11,6 +11,21 @@ import (
 	"github.com/icgen/icgen/lang"
 )
 
+// icFiles synthesizes each program's IC file once for a test's cases.
+type icFiles map[string]*ic.File
+
+func (fs icFiles) get(t *testing.T, file string) *ic.File {
+	t.Helper()
+	if fs[file] == nil {
+		f, _, err := Run(context.Background(), compileFile(t, file), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs[file] = f
+	}
+	return fs[file]
+}
+
 func constraintsOf(f *ic.File, a, b string) (texts []string, pr *ic.Pair) {
 	pr, _ = f.Pair(a, b)
 	if pr == nil {
@@ -38,16 +53,9 @@ func TestPaperICs(t *testing.T) {
 		{"../testdata/fib.blk", "fib", "res", []string{"true"}, ic.Independent},
 		{"../testdata/fib.blk", "fib", "fib", []string{"true"}, ic.Independent},
 	}
-	files := map[string]*ic.File{}
+	files := icFiles{}
 	for _, tc := range cases {
-		if files[tc.file] == nil {
-			f, _, err := Run(context.Background(), compileFile(t, tc.file), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[tc.file] = f
-		}
-		got, pr := constraintsOf(files[tc.file], tc.a, tc.b)
+		got, pr := constraintsOf(files.get(t, tc.file), tc.a, tc.b)
 		if pr == nil {
 			t.Fatalf("%s: no pair (%s, %s)", tc.file, tc.a, tc.b)
 		}

@@ -1,6 +1,7 @@
 package uf
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -106,7 +107,7 @@ func bijections(xs, ys []ts.Spawn) *ts.Term {
 }
 
 func sameKeys(xs, ys []ts.Spawn) bool {
-	return equalSorted(keys(xs, func(s ts.Spawn) string { return s.Key() }), keys(ys, func(s ts.Spawn) string { return s.Key() }))
+	return slices.Equal(keys(xs, func(s ts.Spawn) string { return s.Key() }), keys(ys, func(s ts.Spawn) string { return s.Key() }))
 }
 
 func sameNormalized(xs, ys []ts.Spawn) bool {
@@ -118,7 +119,7 @@ func sameNormalized(xs, ys []ts.Spawn) bool {
 		}
 		return s.Proc.Name + "(" + strings.Join(ks, ", ") + ")"
 	}
-	return equalSorted(keys(xs, norm), keys(ys, norm))
+	return slices.Equal(keys(xs, norm), keys(ys, norm))
 }
 
 func keys(ss []ts.Spawn, f func(ts.Spawn) string) []string {
@@ -128,18 +129,6 @@ func keys(ss []ts.Spawn, f func(ts.Spawn) string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func equalSorted(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Normalize returns a term equal to t with the operands of the commutative

@@ -82,10 +82,7 @@ failure.`,
 				fmt.Fprint(e.stderr, "\r\033[K")
 			}
 			if err != nil {
-				if ctx.Err() != nil {
-					return &exitError{code: ExitInternal, err: fmt.Errorf("interrupted")}
-				}
-				return &exitError{code: ExitInternal, err: err}
+				return toolFailed(ctx, err, "interrupted")
 			}
 			switch format {
 			case "json":

@@ -84,10 +84,7 @@ unreadable or stale IC file), 3 internal failure.`,
 				rep, err = checkFile(ctx, m, f, aopts)
 			}
 			if err != nil {
-				if ctx.Err() != nil {
-					return &exitError{code: ExitInternal, err: fmt.Errorf("interrupted")}
-				}
-				return &exitError{code: ExitInternal, err: err}
+				return toolFailed(ctx, err, "interrupted")
 			}
 			if asJSON {
 				writeJSON(e.stdout, checkJSON(l, icsPath, rep))

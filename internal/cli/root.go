@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,15 @@ func badInput(format string, args ...any) error {
 var reported = &exitError{code: ExitBadInput}
 
 func findings() error { return &exitError{code: ExitFindings} }
+
+// toolFailed is the internal-failure exit for err, or, when ctx was
+// cancelled (an interrupt), for the message interrupted.
+func toolFailed(ctx context.Context, err error, interrupted string) error {
+	if ctx.Err() != nil {
+		err = errors.New(interrupted)
+	}
+	return &exitError{code: ExitInternal, err: err}
+}
 
 // env is what commands write to; tests inject buffers.
 type env struct {

@@ -76,10 +76,7 @@ smtlib (each constraint a define-fun over declared state variables).`,
 				fmt.Fprint(e.stderr, "\r\033[K")
 			}
 			if err != nil {
-				if ctx.Err() != nil {
-					return &exitError{code: ExitInternal, err: fmt.Errorf("interrupted: no file written")}
-				}
-				return &exitError{code: ExitInternal, err: err}
+				return toolFailed(ctx, err, "interrupted: no file written")
 			}
 			var data []byte
 			switch format {
