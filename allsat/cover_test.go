@@ -132,7 +132,7 @@ func TestCoverPrefersFewerGlobals(t *testing.T) {
 		want       string // the constraints, joined by "; "
 	}{
 		{"../testdata/bench/dbp.blk", "client@22", "update", "i != i' && i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"},
-		{"../testdata/bench/bb.blk", "producer@14", "producer@14", "count <= 0 && tail <= 1 && tail >= 0 && v == v'"},
+		{"../testdata/bbmany.blk", "producer@14", "producer@14", "count <= 0 && tail <= 1 && tail >= 0 && v == v'"},
 		{"../testdata/fig1.blk", "q", "r", "x == z; z <= -2; z >= 0"},
 	}
 	for _, tc := range cases {

@@ -75,21 +75,24 @@ func TestExample5(t *testing.T) {
 
 // TestBenchPrograms: on the benchmark programs at small sizes cdpor reaches
 // dfs's final states; on fib, pi, qs, ms, ps and reg it explores exactly 1
-// complete trace at every size tried (the CDPOR paper's Tr column).
+// complete trace at every size tried, on dbp and bb exactly 2^N (the CDPOR
+// paper's Tr column).
 func TestBenchPrograms(t *testing.T) {
+	one := func(int64) int { return 1 }
+	pow2 := func(n int64) int { return 1 << n }
 	for _, tc := range []struct {
 		file  string
 		sizes []int64
-		one   bool // cdpor explores exactly 1 complete trace
+		want  func(n int64) int // the complete traces cdpor explores
 	}{
-		{"fib.blk", []int64{3, 4, 5, 6}, true},
-		{"pi.blk", []int64{2, 3, 7, 20}, true},
-		{"qs.blk", []int64{3, 5}, true},
-		{"ms.blk", []int64{3, 5}, true},
-		{"ps.blk", []int64{3, 4}, true},
-		{"reg.blk", []int64{2, 4}, true},
-		{"dbp.blk", []int64{2, 3}, false},
-		{"bb.blk", []int64{2, 3}, false},
+		{"fib.blk", []int64{3, 4, 5, 6}, one},
+		{"pi.blk", []int64{2, 3, 7, 20}, one},
+		{"qs.blk", []int64{3, 5}, one},
+		{"ms.blk", []int64{3, 5}, one},
+		{"ps.blk", []int64{3, 4}, one},
+		{"reg.blk", []int64{2, 4}, one},
+		{"dbp.blk", []int64{2, 3}, pow2},
+		{"bb.blk", []int64{2, 3, 5}, pow2},
 	} {
 		p := compileFile(t, filepath.Join("../testdata/bench", tc.file))
 		ics, _, err := Run(context.Background(), p, Options{})
@@ -105,8 +108,8 @@ func TestBenchPrograms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.one && cd.Traces != 1 {
-				t.Errorf("%s N=%d: cdpor explores %d complete traces, want 1", tc.file, n, cd.Traces)
+			if want := tc.want(n); cd.Traces != want {
+				t.Errorf("%s N=%d: cdpor explores %d complete traces, want %d", tc.file, n, cd.Traces, want)
 			}
 			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
 			if oracle.Cut {

@@ -23,7 +23,7 @@ func TestFewerGlobals(t *testing.T) {
 		{"../testdata/bench/dbp.blk", "update", "update",
 			[]string{"i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"}, nil},
 		// bb: two producers commute when they put the same value.
-		{"../testdata/bench/bb.blk", "producer@14", "producer@14",
+		{"../testdata/bbmany.blk", "producer@14", "producer@14",
 			[]string{"count <= 0 && tail <= 1 && tail >= 0 && v == v'"}, []string{"count", "tail"}},
 		// The paper's ICs (CDPOR Sec. 4.1, Example 5, Sec. 4.2) are unchanged.
 		{"../testdata/fig1.blk", "p", "q", []string{"z <= -1"}, []string{"z"}},
