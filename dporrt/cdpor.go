@@ -1,6 +1,10 @@
 package dporrt
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/icgen/icgen/ic"
+)
 
 // This file holds what csdpor and cdpor add to sdpor (CAV'18 Alg. 1, lines
 // 9-14 and 17): sleep sequences for races whose reversal ends in the same
@@ -14,7 +18,7 @@ import "slices"
 // overflow guard) holds; uniform: some holding constraint reads no global
 // that the other enabled processes' blocks, or anything they lead to, may
 // write (U⇒).
-func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled []int) (holds, uniform bool) {
+func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled func() []int) (holds, uniform bool) {
 	pr, swapped := x.opts.ICs.Pair(aBlock, bBlock)
 	if pr == nil || len(pr.Constraints) == 0 {
 		return false, false
@@ -35,7 +39,10 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled []int) (ho
 	// touched: a global of the constraint is in W of a block another
 	// enabled process stands at.
 	touched := func(globals []string) bool {
-		for _, i := range enabled {
+		if len(globals) == 0 {
+			return false
+		}
+		for _, i := range enabled() {
 			if i == ai || i == bi {
 				continue
 			}
@@ -79,14 +86,17 @@ func (x *explorer) constrainedRace(i, k int) bool {
 		x.updateBack(i, k)
 		return false
 	}
+	if x.localsUniform(e, n) {
+		return true
+	}
 	u := x.between(i, k)
 	var holds, uniform bool
-	x.detour(i, func() {
+	x.detour(i, false, func() {
 		var alt []*event
 		for _, pid := range u {
 			alt = append(alt, x.step(pid, false))
 		}
-		holds, uniform = x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID, x.st.EnabledProcs(nil))
+		holds, uniform = x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID, x.enabledOnce())
 		if holds && !uniform && !n.virtual {
 			// A uniform race gets no back-set entry, so nothing starts
 			// the reversed order here and its sleep sequence would only
@@ -107,6 +117,63 @@ func (x *explorer) constrainedRace(i, k int) bool {
 	return uniform
 }
 
+// localsUniform reports whether a constraint of I(ē, n̄) that reads no
+// global holds, with its pair's overflow guard, on the locals e's and n's
+// processes had before them. Those are the locals they have in s[E'.û] (a
+// process's locals change only with its own events, and n's earlier events
+// are in E'.û), and a constraint reading no global holds in every state
+// with them: uniformly, with no need to go to s[E'.û] (see detour).
+func (x *explorer) localsUniform(e, n *event) bool {
+	pr, swapped := x.opts.ICs.Pair(e.block.ID, n.block.ID)
+	first, second := x.preProcess(e), x.preProcess(n)
+	if first == nil || second == nil {
+		return false
+	}
+	if swapped {
+		first, second = second, first
+	}
+	env := localsEnv{ICEnv{S: x.st, First: first, Second: second, Funcs: x.funcs}}
+	if pr.NoOverflow != nil {
+		if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
+			return false
+		}
+	}
+	for _, c := range pr.Constraints {
+		if len(c.Globals) > 0 {
+			continue
+		}
+		if ok, err := c.Expr.Holds(env); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// preProcess is ev's process with the locals it had before ev: recorded
+// when ev ran, or the current ones for a virtual event (never executed).
+func (x *explorer) preProcess(ev *event) *Process {
+	pi := x.procIndex(ev.pid)
+	if pi < 0 {
+		return nil
+	}
+	p := x.st.Procs[pi]
+	if ev.virtual {
+		return p
+	}
+	if ev.pre == nil && len(p.Proc.Locals) > 0 {
+		return nil
+	}
+	return &Process{ID: p.ID, Proc: p.Proc, Locals: ev.pre}
+}
+
+// localsEnv is an ICEnv without globals and functions: a constraint that
+// reads one does not hold in it.
+type localsEnv struct{ ICEnv }
+
+func (localsEnv) Global(string) (int64, bool)             { return 0, false }
+func (localsEnv) Element(string, int64) (int64, bool)     { return 0, false }
+func (localsEnv) Apply(string, []*ic.Expr) (int64, error) { return 0, ic.ErrUnavailable }
+
 // staticEvent is a copy of ev with its block's syntactic sets, as an entry
 // of a sleep sequence: only its process, block and sets are used there.
 func (x *explorer) staticEvent(ev *event) *event {
@@ -123,7 +190,7 @@ func (x *explorer) staticEvent(ev *event) *event {
 func (x *explorer) contextSensitive(i, k int) {
 	e, n := x.seq[i], x.seq[k]
 	u := x.between(i, k)
-	x.detour(i, func() { x.reversed(i, e, n, u) })
+	x.detour(i, true, func() { x.reversed(i, e, n, u) })
 }
 
 // reversed is contextSensitive's work on the snapshot of s[E'].
@@ -173,7 +240,11 @@ func (x *explorer) between(i, k int) []string {
 // suffix) and serves every later race at that level; it lives as long as
 // the level. The current state is never changed, so no replay is needed
 // per race, and the cost of a race no longer grows with its distance.
-func (x *explorer) detour(i int, f func()) {
+//
+// With prefix, f's events follow a copy of E' in the sequence, as a
+// finding's schedule needs; without, they start an empty sequence (f must
+// not look at E'), which saves copying E' for every race.
+func (x *explorer) detour(i int, prefix bool, f func()) {
 	lv := x.levels[i]
 	if lv.snap == nil {
 		suffix := slices.Clone(x.seq[i:])
@@ -182,12 +253,21 @@ func (x *explorer) detour(i int, f func()) {
 		x.restore(i, suffix)
 	}
 	st, seq := x.st, x.seq
-	x.st, x.seq = lv.snap, x.seq[:i:i] // appends go to a fresh array
+	x.st = lv.snap
+	if prefix {
+		x.seq = x.seq[:i:i] // appends go to a fresh array
+	} else {
+		x.seq = x.spare[:0]
+	}
 	mark := x.st.Mark()
 	x.detouring = true
 	f()
 	x.detouring = false
 	x.st.Undo(mark)
+	if !prefix {
+		clear(x.seq)
+		x.spare = x.seq[:0]
+	}
 	x.st, x.seq = st, seq
 }
 
@@ -209,6 +289,19 @@ func (x *explorer) restore(i int, suffix []*event) {
 	}
 }
 
+// enabledOnce returns a function that gives the processes enabled in the
+// current state, computed on the first call.
+func (x *explorer) enabledOnce() func() []int {
+	var enabled []int
+	done := false
+	return func() []int {
+		if !done {
+			enabled, done = x.st.EnabledProcs(nil), true
+		}
+		return enabled
+	}
+}
+
 // uniformSleepers returns the single processes asleep at f that stay asleep
 // after p runs because their independence with p holds uniformly in the
 // current state (Alg. 1, line 17).
@@ -222,15 +315,12 @@ func (x *explorer) uniformSleepers(f *level, pid string) []sleeper {
 	}
 	nBlock := x.st.Procs[pi].Point.Block.ID
 	var out []sleeper
-	var enabled []int
+	enabled := x.enabledOnce()
 	for _, sl := range f.sleep {
 		if len(sl.seq) != 1 || sl.seq[0].pid == pid {
 			continue
 		}
 		m := sl.seq[0]
-		if enabled == nil {
-			enabled = x.st.EnabledProcs(nil)
-		}
 		if _, uniform := x.icCheck(pid, nBlock, m.pid, m.block.ID, enabled); uniform {
 			out = append(out, sl)
 		}

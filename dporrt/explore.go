@@ -134,9 +134,8 @@ type event struct {
 	clock  []int // vector clock: per process index, the number of its events that happen-before (or are) this one
 	seq    int   // position of this event among its process's events (1-based)
 	err    *RuntimeError
-	// indep holds the positions of earlier dependent events this one is
-	// proven independent of (cdpor, U⇒): they are not its predecessors.
-	indep map[int]bool
+	// pre holds its process's locals before it ran (cdpor only).
+	pre []int64
 	// virtual marks the pending event of a process blocked at the end of a
 	// trace: never executed, so its races only update back sets.
 	virtual bool
@@ -188,6 +187,8 @@ type explorer struct {
 	start   time.Time
 	stopped bool
 	scratch Event
+	spare   []*event                   // the sequence of detours that need no prefix
+	index   map[string]int             // procIndex's last answers
 	w       map[string]map[string]bool // W(b) by block id (cdpor)
 	// detouring is set while a detour runs on a level's snapshot.
 	detouring bool
@@ -278,14 +279,7 @@ func (x *explorer) cut(why string) {
 }
 
 // procIndex finds a process by id in the current state.
-func (x *explorer) procIndex(pid string) int {
-	for i, p := range x.st.Procs {
-		if p.Key() == pid {
-			return i
-		}
-	}
-	return -1
-}
+func (x *explorer) procIndex(pid string) int { return x.st.find(pid) }
 
 func (x *explorer) explore(depth int) {
 	f := x.levels[depth]
@@ -401,16 +395,18 @@ func (x *explorer) childSleep(f *level, ev *event) []sleeper {
 
 // step executes the next block of process pid and appends the event;
 // record counts it as a state and records its findings (replays do not).
-func (x *explorer) step(pid string, record bool) *event { return x.stepIndep(pid, record, nil) }
-
-// stepIndep is step for an event whose proven independencies are known.
-func (x *explorer) stepIndep(pid string, record bool, indep map[int]bool) *event {
+// The event's vector clock is computed when its races are (see races).
+func (x *explorer) step(pid string, record bool) *event {
 	i := x.procIndex(pid)
 	mark := x.st.Mark()
 	viol := len(x.st.Violations)
+	var pre []int64
+	if x.opts.Algo == CDPOR && !x.detouring {
+		pre = slices.Clone(x.st.Procs[i].Locals)
+	}
 	x.st.StepInto(i, &x.scratch)
 	e := &x.scratch
-	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, indep: indep}
+	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre}
 	if x.opts.Dep == Static {
 		ev.reads, ev.writes = x.staticSets(e.Block)
 	} else {
@@ -420,9 +416,6 @@ func (x *explorer) stepIndep(pid string, record bool, indep map[int]bool) *event
 		ev.spawn = append(ev.spawn, x.st.Procs[c].Key())
 	}
 	x.seq = append(x.seq, ev)
-	if !x.detouring { // a detour's events are never raced: no clock needed
-		x.clock(len(x.seq) - 1)
-	}
 	if !record {
 		return ev
 	}
@@ -533,34 +526,50 @@ func intersect(a, b []Loc) bool {
 
 // clock computes the vector clock of the event at position k from its
 // direct predecessors: the previous event of its process, the event that
-// created its process, and every earlier dependent event not proven
-// independent of it.
+// created its process, and every earlier dependent event. races does the
+// same while it finds the races, leaving out the events it proves
+// uniformly independent; clock is for an event whose races are not wanted.
+func (x *explorer) clock(k int) { x.scan(k, false) }
+
+// scan visits the events before position k, latest first, and builds the
+// vector clock of n = seq[k] from its direct predecessors. An event already
+// covered by the clock built so far happens before a later predecessor: it
+// adds nothing to the clock and, when dependent on n, is not in a race
+// with it (some event between them is after it and before n). A dependent
+// event of another process not covered is in a race with n; with race set,
+// the race is handled (see race) and, when it is shown uniformly
+// independent, the event is left out of the clock, so earlier races are
+// judged on the relation without it.
 //
-// Earlier events are visited latest first, and one that already happens
-// before a predecessor visited is skipped: its clock is below that
-// predecessor's, so merging it changes nothing.
-func (x *explorer) clock(k int) {
-	ev := x.seq[k]
+// While the scan runs, n's clock holds the predecessors seen so far, which
+// is exact for every event after the one being looked at: what race needs
+// to compare the events between e and n with n.
+func (x *explorer) scan(k int, race bool) {
+	n := x.seq[k]
 	c := make([]int, len(x.st.Procs))
-	for j := k - 1; j >= 0; j-- {
-		e := x.seq[j]
+	n.clock = c
+	for i := k - 1; i >= 0; i-- {
+		e := x.seq[i]
 		if c[e.proc] >= e.seq {
 			continue
 		}
-		if ev.indep[j] && e.proc != ev.proc && !slices.Contains(e.spawn, ev.pid) {
-			continue
+		pred := e.proc == n.proc || slices.Contains(e.spawn, n.pid)
+		if !pred {
+			if !x.dependent(e, n) {
+				continue
+			}
+			if race && !x.stopped && x.race(i, k) {
+				continue // uniformly independent: not a predecessor
+			}
 		}
-		if e.proc == ev.proc || slices.Contains(e.spawn, ev.pid) || x.dependent(e, ev) {
-			for p, v := range e.clock {
-				if v > c[p] {
-					c[p] = v
-				}
+		for p, v := range e.clock {
+			if v > c[p] {
+				c[p] = v
 			}
 		}
 	}
-	c[ev.proc]++
-	ev.seq = c[ev.proc]
-	ev.clock = c
+	c[n.proc]++
+	n.seq = c[n.proc]
 }
 
 // hb reports whether a happens-before b (a earlier in the sequence).
@@ -591,7 +600,6 @@ func (x *explorer) blockedRaces(k int) {
 		}
 		x.seq = append(x.seq, ev)
 		n := len(x.seq) - 1
-		x.clock(n)
 		x.races(n)
 		x.seq = x.seq[:n]
 	}
@@ -628,62 +636,38 @@ func (x *explorer) sleeperRaces(q *event) {
 	ev := &event{proc: i, pid: q.pid, block: q.block, reads: q.reads, writes: q.writes, spawn: q.spawn, virtual: true}
 	x.seq = append(x.seq, ev)
 	k := len(x.seq) - 1
-	x.clock(k)
 	x.races(k)
 	x.seq = x.seq[:k]
 }
 
 // races finds the reversible races of the event at position k with earlier
-// events and updates the source sets (the black code of Alg. 1).
-func (x *explorer) races(k int) {
-	n := x.seq[k]
-	for i := k - 1; i >= 0; i-- {
-		e := x.seq[i]
-		if e.proc == n.proc || !x.dependent(e, n) || slices.Contains(e.spawn, n.pid) {
-			continue
-		}
-		// e and n race when no event between them is after e and before n.
-		immediate := true
-		for j := i + 1; j < k; j++ {
-			if hb(e, x.seq[j]) && hb(x.seq[j], n) {
-				immediate = false
-				break
-			}
-		}
-		if !immediate {
-			continue
-		}
-		if x.stopped {
-			return // the exploration is cut: its back sets no longer matter
-		}
-		if x.timeUp() {
-			x.cut("timeout")
-			return
-		}
-		switch {
-		case n.err != nil:
-			// An error has no constraint with anything and no
-			// state to compare: reverse the race.
-			x.updateBack(i, k)
-		case x.opts.Algo == CDPOR && x.opts.ICs != nil:
-			if x.constrainedRace(i, k) {
-				// e and n are independent uniformly: record it in the
-				// happens-before relation, so later races are judged on it.
-				n = x.seq[k]
-				if n.indep == nil {
-					n.indep = map[int]bool{}
-				}
-				n.indep[i] = true
-				x.clock(k)
-			}
-		case x.opts.Algo == CSDPOR && !n.virtual:
-			x.contextSensitive(i, k)
-			x.updateBack(i, k)
-		default:
-			x.updateBack(i, k)
-		}
-		n = x.seq[k] // a detour to pre(E, e) re-creates the suffix's events
+// events and updates the source sets (the black code of Alg. 1); it also
+// computes the event's vector clock (see scan).
+func (x *explorer) races(k int) { x.scan(k, true) }
+
+// race handles the race of e = seq[i] with n = seq[k] and reports whether
+// the two were shown independent uniformly (cdpor only), which takes e out
+// of n's predecessors.
+func (x *explorer) race(i, k int) bool {
+	if x.timeUp() {
+		x.cut("timeout")
+		return false // the exploration is cut: its back sets no longer matter
 	}
+	n := x.seq[k]
+	switch {
+	case n.err != nil:
+		// An error has no constraint with anything and no state to
+		// compare: reverse the race.
+		x.updateBack(i, k)
+	case x.opts.Algo == CDPOR && x.opts.ICs != nil:
+		return x.constrainedRace(i, k)
+	case x.opts.Algo == CSDPOR && !n.virtual:
+		x.contextSensitive(i, k)
+		x.updateBack(i, k)
+	default:
+		x.updateBack(i, k)
+	}
+	return false
 }
 
 // updateBack adds to back(pre(E, e)) a process that starts v =

@@ -36,6 +36,7 @@ func classes(t *testing.T, m *Machine, dep DepMode, bound int) (int, bool) {
 				return false
 			}
 			ev := x.step(x.st.Procs[i].Key(), true)
+			x.clock(len(x.seq) - 1)
 			ok := true
 			if ev.err != nil {
 				keys[hbKey(x.seq)] = true

@@ -120,6 +120,7 @@ type State struct {
 	Procs      []*Process
 	Violations []Violation
 	rootSpawn  int32
+	index      map[string]int // find's last answers
 
 	log     []undo
 	logging bool
@@ -175,6 +176,27 @@ func (s *State) Undo(mark int) {
 		}
 	}
 	s.log = s.log[:mark]
+}
+
+// find returns the index of the process with id pid, or -1. A process
+// keeps its index while it exists (processes are only appended, and undo
+// only removes the last ones), so the index found last time is tried
+// first; a process not found there is most likely a recent one, so the
+// search goes from the last.
+func (s *State) find(pid string) int {
+	if i, ok := s.index[pid]; ok && i < len(s.Procs) && s.Procs[i].Key() == pid {
+		return i
+	}
+	for i := len(s.Procs) - 1; i >= 0; i-- {
+		if s.Procs[i].Key() == pid {
+			if s.index == nil {
+				s.index = map[string]int{}
+			}
+			s.index[pid] = i
+			return i
+		}
+	}
+	return -1
 }
 
 // Clone returns an independent copy of the state (without its undo log).
