@@ -86,15 +86,26 @@ func (x *explorer) constrainedRace(i, k int) bool {
 		x.updateBack(i, k)
 		return false
 	}
-	if x.localsUniform(e, n) {
+	if x.localsUniform(i, e, n) {
 		return true
 	}
 	u := x.between(i, k)
-	var holds, uniform bool
+	var holds, uniform, afterE bool
 	x.detour(i, false, func() {
-		var alt []*event
-		for _, pid := range u {
-			alt = append(alt, x.step(pid, false))
+		start := x.st.Mark()
+		alt, ok := x.steps(u)
+		if !ok || x.procIndex(n.pid) < 0 {
+			// n cannot run at s[E'.û]: an event of û spawned or
+			// enabled it only because e ran first (e and that event
+			// were shown uniformly independent: equal ends modulo
+			// process naming). If so, n comes after e, as it would if e
+			// had spawned it in the order û.e; the race is not
+			// reversible. Otherwise it is reversed as usual.
+			x.st.Undo(start)
+			x.seq = x.seq[:0]
+			_, ok = x.steps(append([]string{e.pid}, u...))
+			afterE = ok && x.procIndex(n.pid) >= 0
+			return
 		}
 		holds, uniform = x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID, x.enabledOnce())
 		if holds && !uniform && !n.virtual {
@@ -108,6 +119,9 @@ func (x *explorer) constrainedRace(i, k int) bool {
 			x.levels[i].sleep = append(x.levels[i].sleep, sleeper{seq: append(alt, x.staticEvent(n), x.staticEvent(e)), byState: true})
 		}
 	})
+	if afterE {
+		return false
+	}
 	if !holds && !pr.Exact && !n.virtual {
 		x.contextSensitive(i, k)
 	}
@@ -115,38 +129,6 @@ func (x *explorer) constrainedRace(i, k int) bool {
 		x.updateBack(i, k)
 	}
 	return uniform
-}
-
-// localsUniform reports whether a constraint of I(ē, n̄) that reads no
-// global holds, with its pair's overflow guard, on the locals e's and n's
-// processes had before them. Those are the locals they have in s[E'.û] (a
-// process's locals change only with its own events, and n's earlier events
-// are in E'.û), and a constraint reading no global holds in every state
-// with them: uniformly, with no need to go to s[E'.û] (see detour).
-func (x *explorer) localsUniform(e, n *event) bool {
-	pr, swapped := x.opts.ICs.Pair(e.block.ID, n.block.ID)
-	first, second := x.preProcess(e), x.preProcess(n)
-	if first == nil || second == nil {
-		return false
-	}
-	if swapped {
-		first, second = second, first
-	}
-	env := localsEnv{ICEnv{S: x.st, First: first, Second: second, Funcs: x.funcs}}
-	if pr.NoOverflow != nil {
-		if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
-			return false
-		}
-	}
-	for _, c := range pr.Constraints {
-		if len(c.Globals) > 0 {
-			continue
-		}
-		if ok, err := c.Expr.Holds(env); err == nil && ok {
-			return true
-		}
-	}
-	return false
 }
 
 // preProcess is ev's process with the locals it had before ev: recorded
@@ -173,6 +155,56 @@ type localsEnv struct{ ICEnv }
 func (localsEnv) Global(string) (int64, bool)             { return 0, false }
 func (localsEnv) Element(string, int64) (int64, bool)     { return 0, false }
 func (localsEnv) Apply(string, []*ic.Expr) (int64, error) { return 0, ic.ErrUnavailable }
+
+// steps runs the next events of the processes pids in order; false when
+// one of them does not exist or is not enabled where it should run.
+func (x *explorer) steps(pids []string) ([]*event, bool) {
+	var evs []*event
+	for _, pid := range pids {
+		if p := x.procIndex(pid); p < 0 || !x.st.Enabled(p) {
+			return evs, false
+		}
+		evs = append(evs, x.step(pid, false))
+	}
+	return evs, true
+}
+
+// localsUniform reports whether a constraint of I(ē, n̄) that reads no
+// global holds, with its pair's overflow guard, on the locals e's and n's
+// processes had before them; e = seq[i]. Those are the locals they have in
+// s[E'.û] (a process's locals change only with its own events, and n's
+// earlier events are in E'.û), and a constraint reading no global holds in
+// every state with them: uniformly, with no need to go to s[E'.û] (see
+// detour). n's process must have been created before e: one created by an
+// event of û might not be in s[E'.û] (see constrainedRace).
+func (x *explorer) localsUniform(i int, e, n *event) bool {
+	if b, ok := x.born[n.pid]; ok && b > i {
+		return false
+	}
+	pr, swapped := x.opts.ICs.Pair(e.block.ID, n.block.ID)
+	first, second := x.preProcess(e), x.preProcess(n)
+	if first == nil || second == nil {
+		return false
+	}
+	if swapped {
+		first, second = second, first
+	}
+	env := localsEnv{ICEnv{S: x.st, First: first, Second: second, Funcs: x.funcs}}
+	if pr.NoOverflow != nil {
+		if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
+			return false
+		}
+	}
+	for _, c := range pr.Constraints {
+		if len(c.Globals) > 0 {
+			continue
+		}
+		if ok, err := c.Expr.Holds(env); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
 
 // staticEvent is a copy of ev with its block's syntactic sets, as an entry
 // of a sleep sequence: only its process, block and sets are used there.

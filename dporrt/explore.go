@@ -187,6 +187,7 @@ type explorer struct {
 	start   time.Time
 	stopped bool
 	scratch Event
+	born    map[string]int             // per process id, the position of the event that created it
 	spare   []*event                   // the sequence of detours that need no prefix
 	index   map[string]int             // procIndex's last answers
 	w       map[string]map[string]bool // W(b) by block id (cdpor)
@@ -211,7 +212,7 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("unknown algorithm %q", opts.Algo)
 	}
 	st, rerr := m.Initial()
-	x := &explorer{m: m, opts: opts, st: st, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*State{}, sites: map[string]bool{}, start: time.Now()}
+	x := &explorer{m: m, opts: opts, st: st, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*State{}, sites: map[string]bool{}, born: map[string]int{}, start: time.Now()}
 	if opts.ICs != nil {
 		if opts.ICs.Hash != m.Prog.Hash {
 			return nil, fmt.Errorf("the IC file was made for another program (hash %.12s, the program's is %.12s)", opts.ICs.Hash, m.Prog.Hash)
@@ -414,6 +415,9 @@ func (x *explorer) step(pid string, record bool) *event {
 	}
 	for _, c := range e.Spawned {
 		ev.spawn = append(ev.spawn, x.st.Procs[c].Key())
+		if !x.detouring {
+			x.born[x.st.Procs[c].Key()] = len(x.seq)
+		}
 	}
 	x.seq = append(x.seq, ev)
 	if !record {

@@ -17,7 +17,7 @@ import (
 // transitively), under the same dependency the explorer uses.
 func classes(t *testing.T, m *Machine, dep DepMode, bound int) (int, bool) {
 	t.Helper()
-	x := &explorer{m: m, opts: Options{Algo: DFS, Dep: dep}, res: &Result{}, finals: map[uint64][]*State{}, sites: map[string]bool{}}
+	x := &explorer{m: m, opts: Options{Algo: DFS, Dep: dep}, res: &Result{}, finals: map[uint64][]*State{}, sites: map[string]bool{}, born: map[string]int{}}
 	st, err := m.Initial()
 	if err != nil {
 		return 0, false
