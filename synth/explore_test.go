@@ -9,10 +9,12 @@ import (
 )
 
 // TestCDPORDifferential: with synthesized ICs, cdpor reaches exactly dfs's
-// final states and findings on every example program, and never explores
-// more complete traces than sdpor.
+// final states and findings on every example program and every program of
+// testdata/regress, and never explores more complete traces than sdpor.
 func TestCDPORDifferential(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.blk")
+	regress, _ := filepath.Glob("../testdata/regress/*.blk")
+	files = append(files, regress...)
 	small := map[string]map[string]int64{"fib.blk": {"N": 3}, "prodcons.blk": {"ITEMS": 1, "SIZE": 1}}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
