@@ -65,5 +65,15 @@
 //     the static dependency: dynamic read sets depend on the state, so
 //     independence under them is not transitively uniform (from z = -1 in
 //     Fig. 1 the order r.q.p would be missed).
+//   - Two spawning events shown uniformly independent end in equal states
+//     modulo process naming, but which of them spawns a later process can
+//     depend on their order (in PS, the second put to reach a node forwards
+//     the larger value). A race of e with an event n whose process does not
+//     exist at s[E'.û], and does once e runs first, is not reversible: n
+//     comes after e, as it would had e spawned it in the other order.
+//     Otherwise a race whose reversal cannot be run is reversed as usual.
+//   - A constraint that reads no global is checked on the locals the two
+//     processes had before their events, without going to s[E'.û], when
+//     n's process was created before e; it then holds uniformly.
 //   - The package does not use cgo and does not depend on the solver.
 package dporrt
