@@ -68,10 +68,11 @@
 //   - Two spawning events shown uniformly independent end in equal states
 //     modulo process naming, but which of them spawns a later process can
 //     depend on their order (in PS, the second put to reach a node forwards
-//     the larger value). A race of e with an event n whose process does not
-//     exist at s[E'.û], and does once e runs first, is not reversible: n
-//     comes after e, as it would had e spawned it in the other order.
-//     Otherwise a race whose reversal cannot be run is reversed as usual.
+//     the larger value). So n's process, or a process of û, may not exist
+//     at s[E'.û]; then no constraint is checked there and the race is
+//     reversed: another order may create n's process without e
+//     (testdata/regress/spawn-either.blk). In PS this costs sleep-set-blocked
+//     traces.
 //   - A constraint that reads no global is checked on the locals the two
 //     processes had before their events, without going to s[E'.û], when
 //     n's process was created before e; it then holds uniformly.

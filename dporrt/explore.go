@@ -189,7 +189,6 @@ type explorer struct {
 	scratch Event
 	born    map[string]int             // per process id, the position of the event that created it
 	spare   []*event                   // the sequence of detours that need no prefix
-	index   map[string]int             // procIndex's last answers
 	w       map[string]map[string]bool // W(b) by block id (cdpor)
 	// detouring is set while a detour runs on a level's snapshot.
 	detouring bool

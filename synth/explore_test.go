@@ -77,7 +77,8 @@ func TestExample5(t *testing.T) {
 
 // TestBenchPrograms: on the benchmark programs at small sizes cdpor reaches
 // dfs's final states; on fib, pi, qs, ms, ps and reg it explores exactly 1
-// complete trace at every size tried and no sleep-set-blocked one, on dbp
+// complete trace at every size tried, and no sleep-set-blocked one but on
+// ps (see dporrt's doc: races with forwarded puts are reversed), on dbp
 // and bb exactly 2^N (the CDPOR paper's Tr column).
 func TestBenchPrograms(t *testing.T) {
 	one := func(int64) int { return 1 }
@@ -113,7 +114,7 @@ func TestBenchPrograms(t *testing.T) {
 			if want := tc.want(n); cd.Traces != want {
 				t.Errorf("%s N=%d: cdpor explores %d complete traces, want %d", tc.file, n, cd.Traces, want)
 			}
-			if tc.want(n) == 1 && cd.Blocked != 0 {
+			if tc.want(n) == 1 && tc.file != "ps.blk" && cd.Blocked != 0 {
 				t.Errorf("%s N=%d: cdpor explores %d sleep-set-blocked traces, want 0", tc.file, n, cd.Blocked)
 			}
 			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
