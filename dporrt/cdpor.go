@@ -31,10 +31,14 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled func() []i
 	if swapped { // the file stores the pair as (bBlock, aBlock)
 		env.First, env.Second = env.Second, env.First
 	}
-	if pr.NoOverflow != nil {
-		if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
-			return false, false
+	// The overflow guard, often far larger than the constraints, is
+	// evaluated once a constraint holds.
+	guard := func() bool {
+		if pr.NoOverflow == nil {
+			return true
 		}
+		ok, err := pr.NoOverflow.Holds(env)
+		return err == nil && ok
 	}
 	// touched: a global of the constraint is in W of a block another
 	// enabled process stands at.
@@ -58,6 +62,9 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled func() []i
 	for _, c := range pr.Constraints {
 		if ok, err := c.Expr.Holds(env); err != nil || !ok {
 			continue
+		}
+		if !holds && !guard() {
+			return false, false
 		}
 		holds = true
 		if !touched(c.Globals) {
@@ -122,6 +129,20 @@ func (x *explorer) constrainedRace(i, k int) bool {
 	return uniform
 }
 
+// guardReadsGlobals reports whether pr's overflow guard reads a global
+// (then it does not hold in a localsEnv); computed once per pair.
+func (x *explorer) guardReadsGlobals(pr *ic.Pair) bool {
+	r, ok := x.guardGlobals[pr]
+	if !ok {
+		r = pr.NoOverflow != nil && len(pr.NoOverflow.Globals()) > 0
+		if x.guardGlobals == nil {
+			x.guardGlobals = map[*ic.Pair]bool{}
+		}
+		x.guardGlobals[pr] = r
+	}
+	return r
+}
+
 // preProcess is ev's process with the locals it had before ev: recorded
 // when ev ran, or the current ones for a virtual event (never executed).
 func (x *explorer) preProcess(ev *event) *Process {
@@ -173,6 +194,9 @@ func (x *explorer) localsUniform(i int, e, n *event) bool {
 		return false
 	}
 	pr, swapped := x.opts.ICs.Pair(e.block.ID, n.block.ID)
+	if x.guardReadsGlobals(pr) {
+		return false
+	}
 	first, second := x.preProcess(e), x.preProcess(n)
 	if first == nil || second == nil {
 		return false

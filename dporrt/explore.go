@@ -176,20 +176,21 @@ func (f *level) asleep(pid string) bool {
 }
 
 type explorer struct {
-	m       *Machine
-	opts    Options
-	st      *State
-	seq     []*event
-	levels  []*level
-	res     *Result
-	finals  map[uint64][]*State
-	sites   map[string]bool
-	start   time.Time
-	stopped bool
-	scratch Event
-	born    map[string]int             // per process id, the position of the event that created it
-	spare   []*event                   // the sequence of detours that need no prefix
-	w       map[string]map[string]bool // W(b) by block id (cdpor)
+	m            *Machine
+	opts         Options
+	st           *State
+	seq          []*event
+	levels       []*level
+	res          *Result
+	finals       map[uint64][]*State
+	sites        map[string]bool
+	start        time.Time
+	stopped      bool
+	scratch      Event
+	guardGlobals map[*ic.Pair]bool          // see guardReadsGlobals
+	born         map[string]int             // per process id, the position of the event that created it
+	spare        []*event                   // the sequence of detours that need no prefix
+	w            map[string]map[string]bool // W(b) by block id (cdpor)
 	// detouring is set while a detour runs on a level's snapshot.
 	detouring bool
 	funcs     map[string]ic.Function
