@@ -2,6 +2,7 @@ package dporrt
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ func classes(t *testing.T, m *Machine, dep DepMode, bound int) (int, bool) {
 			}
 			ev := x.step(x.st.Procs[i].Key(), true)
 			x.clock(len(x.seq) - 1)
+			checkClock(t, x, len(x.seq)-1)
 			ok := true
 			if ev.err != nil {
 				keys[hbKey(x.seq)] = true
@@ -55,6 +57,39 @@ func classes(t *testing.T, m *Machine, dep DepMode, bound int) (int, bool) {
 		return 0, false
 	}
 	return len(keys), true
+}
+
+// checkClock compares the vector clock of the event at position k with the
+// happens-before relation computed by brute force: the transitive closure
+// of the direct predecessors (same process, creator, dependent).
+func checkClock(t *testing.T, x *explorer, k int) {
+	t.Helper()
+	n := x.seq[k]
+	before := make([]bool, k)
+	for j := k - 1; j >= 0; j-- {
+		e := x.seq[j]
+		direct := e.proc == n.proc || slices.Contains(e.spawn, n.pid) || x.dependent(e, n)
+		for m := j + 1; m < k && !direct; m++ {
+			direct = before[m] && hb(e, x.seq[m])
+		}
+		before[j] = direct
+		if got := hb(e, n); got != direct {
+			t.Fatalf("event %d (%s) happens before event %d (%s): clock says %v, closure says %v", j, e.pid, k, n.pid, got, direct)
+		}
+	}
+	if want := 1 + countProc(x.seq[:k], n.proc); n.seq != want {
+		t.Fatalf("event %d is number %d of its process, clock says %d", k, want, n.seq)
+	}
+}
+
+func countProc(seq []*event, proc int) int {
+	c := 0
+	for _, e := range seq {
+		if e.proc == proc {
+			c++
+		}
+	}
+	return c
 }
 
 // hbKey identifies the happens-before relation of a trace independently of
