@@ -547,7 +547,8 @@ func (x *explorer) clock(k int) { x.scan(k, false) }
 //
 // While the scan runs, n's clock holds the predecessors seen so far, which
 // is exact for every event after the one being looked at: what race needs
-// to compare the events between e and n with n.
+// to compare the events between e and n with n. n's own rank (n.seq) is set
+// at the end, so hb(n, ·) must not be asked during the scan.
 func (x *explorer) scan(k int, race bool) {
 	n := x.seq[k]
 	c := make([]int, len(x.st.Procs))
