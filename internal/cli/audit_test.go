@@ -17,13 +17,7 @@ const fig1 = "../../testdata/fig1.blk"
 
 func TestAuditFormats(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-		code int
-		out  []string // substrings of stdout, in order
-		err  []string
-	}{
+	runCases(t, []cliCase{
 		{"text", []string{"audit", fig1}, 0, []string{
 			"testdata/fig1.blk: 3 blocks, 6 pairs: 4 always, 2 conditional, 0 never, 0 unknown",
 			"p  always       conditional  always",
@@ -60,18 +54,7 @@ func TestAuditFormats(t *testing.T) {
 		{"bad define", []string{"audit", "-D", "Q=1", fig1}, 2, nil, []string{"no param or global named Q"}},
 		{"syntax error is located", []string{"audit", "../../testdata/bad/" + firstBad(t)}, 2, nil, []string{":", "^"}},
 		{"help", []string{"audit", "--help"}, 0, []string{"commutativity matrix", "Examples:", "icgen audit testdata/fig1.blk"}, nil},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			out, errOut, code := icgen(tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
-			}
-			containsInOrder(t, "stdout", out, tc.out)
-			containsInOrder(t, "stderr", errOut, tc.err)
-		})
-	}
+	})
 }
 
 // firstBad names a malformed program of testdata/bad.
@@ -248,13 +231,7 @@ func TestCheckCommand(t *testing.T) {
 	})
 	bad := filepath.Join(dir, "bad.ic.json")
 	os.WriteFile(bad, []byte(`{"version": 1, "pairs": [`), 0o644)
-	cases := []struct {
-		name string
-		args []string
-		code int
-		out  []string
-		err  []string
-	}{
+	runCases(t, []cliCase{
 		{"synthesized file passes", []string{"check", "--ics", files["good"], fig1}, 0,
 			[]string{"I(p, q'): z <= -1: proven", "I(q, r'): x == z: proven", "8 constraints: 8 proven, 0 unsound, 0 unknown, 0 invalid; W(b) sound"}, nil},
 		{"weakened constraint", []string{"check", "--ics", files["weak"], fig1}, 1,
@@ -271,18 +248,7 @@ func TestCheckCommand(t *testing.T) {
 		{"missing file", []string{"check", "--ics", filepath.Join(dir, "nope.json"), fig1}, 2, nil, []string{"nope.json: no such file"}},
 		{"no --ics, no declarations", []string{"check", fig1}, 2, nil, []string{"declares no commute and --ics was not given"}},
 		{"help", []string{"check", "--help"}, 0, []string{"is proven again with Z3", "Examples:", "icgen check"}, nil},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			out, errOut, code := icgen(tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
-			}
-			containsInOrder(t, "stdout", out, tc.out)
-			containsInOrder(t, "stderr", errOut, tc.err)
-		})
-	}
+	})
 
 	// The counterexample, run in the interpreter: z <= 0 holds there and
 	// the orders end in different states.

@@ -19,13 +19,7 @@ func icgen(args ...string) (stdout, stderr string, code int) {
 
 func TestCommands(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-		code int
-		out  []string // substrings of stdout, in order
-		err  []string // substrings of stderr
-	}{
+	runCases(t, []cliCase{
 		{"parse fig1", []string{"parse", "../../testdata/fig1.blk"}, 0,
 			[]string{"3 procs, 3 blocks", "p ", "{x}", "{x}", "q ", "{x, z}", "{z}", "r ", "{x, z}", "{x, z}"}, nil},
 		{"run fig1", []string{"run", "../../testdata/fig1.blk"}, 0,
@@ -50,7 +44,23 @@ func TestCommands(t *testing.T) {
 		{"unknown flag", []string{"run", "--frob", "x"}, 2, nil, []string{"unknown flag: --frob"}},
 		{"version", []string{"--version"}, 0, []string{"icgen " + Version}, nil},
 		{"help has examples", []string{"run", "--help"}, 0, []string{"Examples:", "icgen run"}, nil},
-	}
+	})
+
+}
+
+// cliCase is a command line with its exit code and what its outputs
+// contain.
+type cliCase struct {
+	name string
+	args []string
+	code int
+	out  []string // substrings of stdout, in order
+	err  []string // substrings of stderr, in order
+}
+
+// runCases runs each case as a parallel subtest.
+func runCases(t *testing.T, cases []cliCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
