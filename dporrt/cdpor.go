@@ -20,6 +20,12 @@ import (
 // write (U⇒).
 func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled func() []int) (holds, uniform bool) {
 	pr, swapped := x.opts.ICs.Pair(aBlock, bBlock)
+	return x.pairCheck(pr, swapped, aPID, bPID, enabled)
+}
+
+// pairCheck is icCheck for the pair pr of the IC file, swapped when the
+// file stores it as (b, a).
+func (x *explorer) pairCheck(pr *ic.Pair, swapped bool, aPID, bPID string, enabled func() []int) (holds, uniform bool) {
 	if pr == nil || len(pr.Constraints) == 0 {
 		return false, false
 	}
@@ -85,7 +91,7 @@ func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled func() []i
 // on the snapshot of s[E'] (see detour); the current state is untouched.
 func (x *explorer) constrainedRace(i, k int) bool {
 	e, n := x.seq[i], x.seq[k]
-	pr, _ := x.opts.ICs.Pair(e.block.ID, n.block.ID)
+	pr, swapped := x.opts.ICs.Pair(e.block.ID, n.block.ID)
 	if pr == nil || len(pr.Constraints) == 0 {
 		if (pr == nil || !pr.Exact) && !n.virtual {
 			x.contextSensitive(i, k)
@@ -93,7 +99,7 @@ func (x *explorer) constrainedRace(i, k int) bool {
 		x.updateBack(i, k)
 		return false
 	}
-	if x.localsUniform(i, e, n) {
+	if x.localsUniform(i, pr, swapped, e, n) {
 		return true
 	}
 	u := x.between(i, k)
@@ -108,7 +114,7 @@ func (x *explorer) constrainedRace(i, k int) bool {
 			// process may exist without e in another order.
 			return
 		}
-		holds, uniform = x.icCheck(e.pid, e.block.ID, n.pid, n.block.ID, x.enabledOnce())
+		holds, uniform = x.pairCheck(pr, swapped, e.pid, n.pid, x.enabledOnce())
 		if holds && !uniform && !n.virtual {
 			// A uniform race gets no back-set entry, so nothing starts
 			// the reversed order here and its sleep sequence would only
@@ -189,11 +195,10 @@ func (x *explorer) steps(pids []string) ([]*event, bool) {
 // every state with them: uniformly, with no need to go to s[E'.û] (see
 // detour). n's process must have been created before e: one created by an
 // event of û might not be in s[E'.û] (see constrainedRace).
-func (x *explorer) localsUniform(i int, e, n *event) bool {
+func (x *explorer) localsUniform(i int, pr *ic.Pair, swapped bool, e, n *event) bool {
 	if b, ok := x.born[n.pid]; ok && b > i {
 		return false
 	}
-	pr, swapped := x.opts.ICs.Pair(e.block.ID, n.block.ID)
 	if x.guardReadsGlobals(pr) {
 		return false
 	}
@@ -285,8 +290,9 @@ func (x *explorer) between(i, k int) []string {
 // state, which is then rolled back. The snapshot is taken the first time a
 // race at level i needs it (by undoing to E', cloning and replaying the
 // suffix) and serves every later race at that level; it lives as long as
-// the level. The current state is never changed, so no replay is needed
-// per race, and the cost of a race no longer grows with its distance.
+// the level. Apart from taking the snapshot, the current state is not
+// changed, so no replay is needed per race, and the cost of a race no
+// longer grows with its distance.
 //
 // With prefix, f's events follow a copy of E' in the sequence, as a
 // finding's schedule needs; without, they start an empty sequence (f must
@@ -361,6 +367,9 @@ func (x *explorer) uniformSleepers(f *level, pid string) []sleeper {
 		return nil
 	}
 	nBlock := x.st.Procs[pi].Point.Block.ID
+	if len(f.sleep) == 0 {
+		return nil
+	}
 	var out []sleeper
 	enabled := x.enabledOnce()
 	for _, sl := range f.sleep {

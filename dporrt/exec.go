@@ -157,7 +157,9 @@ func (s *State) StepInto(i int, ev *Event) {
 		for _, l := range s.writes {
 			mask |= s.m.invMask[l]
 		}
-		s.checkInvariants(mask)
+		if mask != 0 {
+			s.checkInvariants(mask)
+		}
 	}
 	s.end(ev)
 }

@@ -269,8 +269,8 @@ func (x *explorer) bounded() bool {
 }
 
 // timeUp reports whether the time bound has passed. It is checked before
-// every explored event and every race a detour reverses (csdpor, cdpor),
-// which can each take long on deep sequences.
+// every explored event and every race (a race of csdpor or cdpor can take
+// long on deep sequences); without a bound it costs one comparison.
 func (x *explorer) timeUp() bool {
 	return x.opts.Timeout > 0 && time.Since(x.start) > x.opts.Timeout
 }
@@ -401,8 +401,9 @@ func (x *explorer) step(pid string, record bool) *event {
 	i := x.procIndex(pid)
 	mark := x.st.Mark()
 	viol := len(x.st.Violations)
+	withICs := x.opts.Algo == CDPOR && x.opts.ICs != nil && !x.detouring
 	var pre []int64
-	if x.opts.Algo == CDPOR && !x.detouring {
+	if withICs { // for localsUniform
 		pre = slices.Clone(x.st.Procs[i].Locals)
 	}
 	x.st.StepInto(i, &x.scratch)
@@ -415,7 +416,7 @@ func (x *explorer) step(pid string, record bool) *event {
 	}
 	for _, c := range e.Spawned {
 		ev.spawn = append(ev.spawn, x.st.Procs[c].Key())
-		if !x.detouring {
+		if withICs {
 			x.born[x.st.Procs[c].Key()] = len(x.seq)
 		}
 	}
@@ -532,7 +533,8 @@ func intersect(a, b []Loc) bool {
 // direct predecessors: the previous event of its process, the event that
 // created its process, and every earlier dependent event. races does the
 // same while it finds the races, leaving out the events it proves
-// uniformly independent; clock is for an event whose races are not wanted.
+// uniformly independent; clock is for an event whose races are not wanted
+// (the tests use it on dfs's events).
 func (x *explorer) clock(k int) { x.scan(k, false) }
 
 // scan visits the events before position k, latest first, and builds the

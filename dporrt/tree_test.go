@@ -8,8 +8,7 @@ import (
 // TestTree checks the recorded tree against the counts of the exploration
 // it records: one node per executed event plus the root, one complete leaf
 // per complete trace, one blocked leaf per sleep-set-blocked trace, and the
-// processes left at a node (asleep or pruned) are enabled there and not
-// explored from it.
+// processes left at a node (asleep or pruned) are not explored from it.
 func TestTree(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.blk")
 	small := map[string]map[string]int64{"fib.blk": {"N": 3}, "prodcons.blk": {"ITEMS": 1, "SIZE": 1}}
