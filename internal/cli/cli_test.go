@@ -44,6 +44,7 @@ func TestCommands(t *testing.T) {
 		{"unknown flag", []string{"run", "--frob", "x"}, 2, nil, []string{"unknown flag: --frob"}},
 		{"version", []string{"--version"}, 0, []string{"icgen " + Version}, nil},
 		{"help has examples", []string{"run", "--help"}, 0, []string{"Examples:", "icgen run"}, nil},
+		{"a finding exits 1 with the tree on stdout", []string{"explore", "--dot", "-", "-D", "c=-1", "../../testdata/counter.blk"}, 1, []string{"digraph explore"}, nil},
 	})
 
 }

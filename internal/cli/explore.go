@@ -119,13 +119,13 @@ Exit code 1 when a violation or runtime error was found.`,
 				if err := writeTreeFiles(e, opts.Tree, title, dotPath, svgPath); err != nil {
 					return err
 				}
-				if dotPath == "-" || svgPath == "-" {
-					return nil
-				}
 			}
-			if asJSON {
+			switch {
+			case dotPath == "-" || svgPath == "-":
+				// stdout carries the tree
+			case asJSON:
 				writeJSON(e.stdout, exploreJSON(l, m, opts, res, peak))
-			} else {
+			default:
 				writeExplore(e, l, m, opts, res, peak)
 			}
 			if len(res.Findings) > 0 {

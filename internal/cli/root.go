@@ -15,7 +15,7 @@ import (
 // Exit codes of icgen.
 const (
 	ExitOK       = 0 // fine
-	ExitFindings = 1 // violations or runtime errors found, or unsound constraints
+	ExitFindings = 1 // violations or runtime errors found, or constraints not proven
 	ExitBadInput = 2 // bad input or usage
 	ExitInternal = 3 // the tool failed
 )
@@ -106,8 +106,8 @@ that use them.
 
 Programs are written in a small language (.blk files): see docs/language.md.
 
-Exit codes: 0 fine, 1 violations or runtime errors found, 2 bad input or usage,
-3 internal failure.`,
+Exit codes: 0 fine, 1 violations, runtime errors, or constraints not proven
+found, 2 bad input or usage, 3 internal failure.`,
 		Example: `  icgen parse testdata/fig1.blk                  # blocks and their read/write sets
   icgen synth --format text -o - testdata/fig1.blk  # the ICs of every pair of blocks
   icgen synth testdata/fib.blk                   # writes testdata/fib.ic.json
