@@ -20,10 +20,11 @@ func ElimArrays(t *ts.Term) *ts.Term {
 	return r
 }
 
-// elimArrays is ElimArrays within a budget of characters of the text of
-// the terms it builds (negative: no budget); false when the budget ran out,
-// and the term returned is then unusable. Shared subterms are rewritten
-// once.
+// elimArrays is ElimArrays within a budget of characters (negative: no
+// budget): the text of every term it builds is charged, so a term nested
+// in others counts once per enclosing term, a bound on the work more than
+// on the final text. False when the budget ran out; the term returned is
+// then unusable. Shared subterms are rewritten once.
 func elimArrays(t *ts.Term, budget int) (*ts.Term, bool) {
 	e := &elim{memo: map[*ts.Term]*ts.Term{}, budget: budget, limited: budget >= 0}
 	r := e.term(t)

@@ -47,7 +47,8 @@ type Formula struct {
 // violation the other does not (the interpreter checks invariants after
 // every event). Their evaluation there must not overflow: NoOverflow says so.
 func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula {
-	ab, ba := ts.Pair(a, b, syms)
+	ta, tb := ts.Block(a, 0, syms), ts.Block(b, 1, syms)
+	ab, ba := ts.Compose(ta, tb, syms), ts.Compose(tb, ta, syms)
 	f := &Formula{A: a, B: b, AB: ab, BA: ba, F: ts.False, NoOverflow: ts.True, Exact: true, Assume: ts.True}
 	for _, s := range []*ts.System{ab, ba} {
 		if s.Unknown != "" {
@@ -103,7 +104,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 			assume = append(assume, inv.holds)
 		}
 		f.Assume = ts.And(assume...)
-		holds, inRange := preserved(in, syms, ts.Block(a, 0, syms), ts.Block(b, 1, syms), ab)
+		holds, inRange := preserved(in, syms, ta, tb, ab)
 		f.F = ts.And(f.F, holds)
 		guards = append(guards, inRange)
 	}
@@ -112,7 +113,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	f.NoOverflow, ok2 = elimArrays(ts.And(guards...), MaxFormula)
 	f.Assume, ok3 = elimArrays(f.Assume, MaxFormula)
 	if !ok1 || !ok2 || !ok3 {
-		return tooBig(fmt.Sprintf("more than %d characters once arrays are eliminated", MaxFormula))
+		return tooBig(fmt.Sprintf("more than %d characters of terms built to eliminate arrays", MaxFormula))
 	}
 	f.Exact = len(f.Inexact) == 0
 	return f
@@ -124,7 +125,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 // thousands of paths on each side, can make F exponentially large.
 const (
 	MaxPathPairs = 1 << 18  // paths of T(a.b) times paths of T(b.a)
-	MaxFormula   = 16 << 20 // characters of F's text
+	MaxFormula   = 16 << 20 // characters of F's text (and of the terms built from it to eliminate arrays)
 )
 
 // sameOutcome is the condition under which transition ti of T(a.b) and tj of
