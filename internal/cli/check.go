@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/icgen/icgen/allsat"
 	"github.com/icgen/icgen/audit"
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
@@ -122,7 +123,8 @@ func checkFile(ctx context.Context, m *dporrt.Machine, f *ic.File, opts audit.Op
 // turned into a constraint over the pair (synth.Declared, which also
 // proves it and adds the overflow guard a proven one needs) and checked as
 // a claim located at its declaration, so an unsound one gets a witness
-// confirmed by running both orders.
+// confirmed by running both orders. A claim is proven only when both say
+// so, as explore uses only what synth.Declared proves.
 func checkDeclared(ctx context.Context, m *dporrt.Machine, opts audit.Options) (*audit.FileReport, error) {
 	rs, err := synth.Declared(ctx, m.Prog, synth.Options{CheckTimeout: opts.CheckTimeout})
 	if err != nil {
@@ -144,6 +146,11 @@ func checkDeclared(ctx context.Context, m *dporrt.Machine, opts audit.Options) (
 		res, err := c.Check(ctx, []audit.Claim{cl})
 		if err != nil {
 			return nil, err
+		}
+		if res[0].Verdict == audit.Proven && r.Verdict != allsat.Proven {
+			// Proven, but not usable as written (no overflow guard could
+			// be given): explore does not use it, so it is not proven.
+			res[0].Verdict, res[0].Reason = audit.Undecided, r.Reason
 		}
 		rep.Constraints = append(rep.Constraints, res...)
 	}
