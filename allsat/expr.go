@@ -2,6 +2,7 @@ package allsat
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
@@ -28,7 +29,7 @@ func ToExpr(t *ts.Term) (*ic.Expr, error) {
 			e.Op, e.Name = "global", t.Sym.Var.Name
 		case ts.SymLocal:
 			e.Op, e.Name, e.Event = "local", t.Sym.Var.Name, t.Sym.Event
-			if t.Sym.Name != t.Sym.Var.Name+primes(t.Sym.Event) {
+			if t.Sym.Name != t.Sym.Var.Name+strings.Repeat("'", t.Sym.Event) {
 				return nil, fmt.Errorf("local %s shares its name with another local of its proc", t.Sym.Name)
 			}
 		case ts.SymParam:
@@ -83,12 +84,4 @@ func sortOf(s ts.Sort) string {
 		return "array"
 	}
 	return ""
-}
-
-func primes(n int) string {
-	s := ""
-	for i := 0; i < n; i++ {
-		s += "'"
-	}
-	return s
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
@@ -276,10 +277,10 @@ func (c *Checker) names(e *ic.Expr, a, b *lang.Block) string {
 		}
 		i := slices.IndexFunc(bl.Point.Live, func(v *lang.Var) bool { return v.Name == e.Name })
 		if i < 0 {
-			return fmt.Sprintf("%s%s is not a local live at the start of block %s", e.Name, primes(e.Event), bl.ID)
+			return fmt.Sprintf("%s%s is not a local live at the start of block %s", e.Name, strings.Repeat("'", e.Event), bl.ID)
 		}
 		if v := bl.Point.Live[i]; (v.Type == lang.Bool) != (e.Sort == "bool") {
-			return fmt.Sprintf("local %s%s is used as %s, but it is %s", e.Name, primes(e.Event), sortWord(e.Sort), v.Type)
+			return fmt.Sprintf("local %s%s is used as %s, but it is %s", e.Name, strings.Repeat("'", e.Event), sortWord(e.Sort), v.Type)
 		}
 	case "apply":
 		if _, ok := c.funcs[e.Name]; !ok {
@@ -299,11 +300,4 @@ func sortWord(s string) string {
 		return "int"
 	}
 	return s
-}
-
-func primes(n int) string {
-	if n == 1 {
-		return "'"
-	}
-	return ""
 }
