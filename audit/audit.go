@@ -90,14 +90,28 @@ type Pair struct {
 	NoWitness string
 }
 
-// Class returns the class of the pair of blocks a and b, in either order.
-func (r *Report) Class(a, b string) (Class, bool) {
-	for _, p := range r.Pairs {
-		if (p.A == a && p.B == b) || (p.A == b && p.B == a) {
-			return p.Class, true
+// Matrix is the class of every pair of blocks, row a and column b in the
+// order of Blocks, as text ("always", ...).
+func (r *Report) Matrix() [][]string {
+	index := map[string]int{}
+	for i, b := range r.Blocks {
+		index[b] = i
+	}
+	m := make([][]string, len(r.Blocks))
+	for i := range m {
+		m[i] = make([]string, len(r.Blocks))
+		for j := range m[i] {
+			m[i][j] = Unknown.String() // every pair is in Pairs
 		}
 	}
-	return 0, false
+	for _, p := range r.Pairs {
+		i, iok := index[p.A]
+		j, jok := index[p.B]
+		if iok && jok {
+			m[i][j], m[j][i] = p.Class.String(), p.Class.String()
+		}
+	}
+	return m
 }
 
 // Counts counts the pairs of each class.

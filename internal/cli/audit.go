@@ -132,13 +132,8 @@ func writeAuditText(w io.Writer, l *loaded, r *audit.Report, color bool) {
 	fmt.Fprintf(w, "%s%s: %s\n\n", l.path, params, auditCounts(r))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "\t"+strings.Join(r.Blocks, "\t")+"\n")
-	for _, a := range r.Blocks {
-		row := []string{a}
-		for _, b := range r.Blocks {
-			c, _ := r.Class(a, b)
-			row = append(row, c.String())
-		}
-		fmt.Fprint(tw, strings.Join(row, "\t")+"\n")
+	for i, row := range r.Matrix() {
+		fmt.Fprint(tw, r.Blocks[i]+"\t"+strings.Join(row, "\t")+"\n")
 	}
 	tw.Flush()
 	for _, p := range r.Pairs {
@@ -238,15 +233,10 @@ func writeAuditMD(w io.Writer, l *loaded, r *audit.Report) {
 	if len(r.Params) > 0 {
 		fmt.Fprintf(w, "Params: `%s`.\n\n", paramList(r.Params))
 	}
-	fmt.Fprintf(w, "%s.\n\n", strings.ToUpper(auditCounts(r)[:1])+auditCounts(r)[1:])
+	fmt.Fprintf(w, "%s.\n\n", upperFirst(auditCounts(r)))
 	fmt.Fprintf(w, "| | %s |\n|---|%s\n", strings.Join(mdCode(r.Blocks), " | "), strings.Repeat("---|", len(r.Blocks)))
-	for _, a := range r.Blocks {
-		row := []string{"`" + a + "`"}
-		for _, b := range r.Blocks {
-			c, _ := r.Class(a, b)
-			row = append(row, c.String())
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+	for i, row := range r.Matrix() {
+		fmt.Fprintf(w, "| `%s` | %s |\n", r.Blocks[i], strings.Join(row, " | "))
 	}
 	for _, p := range r.Pairs {
 		if p.Class == audit.Always {
@@ -374,15 +364,7 @@ func auditJSON(l *loaded, r *audit.Report) any {
 		Matrix [][]string       `json:"matrix"`
 		Counts map[string]int   `json:"counts"`
 		Pairs  []pairJSON       `json:"pairs"`
-	}{File: l.path, Params: r.Params, Blocks: r.Blocks, Counts: map[string]int{}}
-	for _, a := range r.Blocks {
-		var row []string
-		for _, b := range r.Blocks {
-			c, _ := r.Class(a, b)
-			row = append(row, c.String())
-		}
-		out.Matrix = append(out.Matrix, row)
-	}
+	}{File: l.path, Params: r.Params, Blocks: r.Blocks, Matrix: r.Matrix(), Counts: map[string]int{}}
 	for c, n := range r.Counts() {
 		out.Counts[c.String()] = n
 	}
