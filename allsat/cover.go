@@ -52,7 +52,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 	}
 	switch {
 	case f.F.IsTrue():
-		res.Constraints = []ic.Constraint{constraint(&ic.Expr{Op: "true"})}
+		res.Constraints = []ic.Constraint{ic.NewConstraint(&ic.Expr{Op: "true"})}
 		res.Complete = true
 		return res, nil
 	case f.F.IsFalse():
@@ -60,7 +60,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		return res, nil
 	}
 	atoms := Atoms(f.F)
-	assume := assumption(f)
+	assume := f.Assume
 	decls := encode.Collect(append([]*ts.Term{f.F, assume}, atoms...)...)
 	var text strings.Builder
 	text.WriteString(decls.Declarations())
@@ -100,18 +100,15 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 	for _, d := range defs {
 		refute.assert(d)
 	}
-	deadline := time.Time{}
-	if opts.Timeout > 0 {
-		deadline = time.Now().Add(opts.Timeout)
-	}
+	end := deadline(opts)
 	if opts.CheckTimeout <= 0 {
 		opts.CheckTimeout = 2 * time.Second
 	}
 	// each bounds one check by the per-check budget and the pair's deadline.
 	each := func() time.Time {
 		d := time.Now().Add(opts.CheckTimeout)
-		if !deadline.IsZero() && deadline.Before(d) {
-			return deadline
+		if !end.IsZero() && end.Before(d) {
+			return end
 		}
 		return d
 	}
@@ -123,7 +120,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		return res, nil
 	}
 	for {
-		if !deadline.IsZero() && time.Now().After(deadline) {
+		if !end.IsZero() && time.Now().After(end) {
 			return stop(fmt.Sprintf("timeout after %s (%d constraints found)", opts.Timeout, len(res.Constraints)))
 		}
 		if len(res.Constraints) >= opts.MaxConstraints {
@@ -305,13 +302,11 @@ func emit(sess *session, decls encode.Decls, f *encode.Formula, atoms []*ts.Term
 			return ic.Constraint{}, false, err
 		}
 		if proved {
-			return constraint(canon), true, nil
+			return ic.NewConstraint(canon), true, nil
 		}
 	}
-	return constraint(raw), true, nil
+	return ic.NewConstraint(raw), true, nil
 }
-
-func constraint(e *ic.Expr) ic.Constraint { return ic.NewConstraint(e) }
 
 func sortConstraints(cs []ic.Constraint) {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Text < cs[j].Text })
@@ -380,7 +375,7 @@ func Prove(f *encode.Formula, c *ic.Expr, opts Options) (bool, error) {
 		return false, err
 	}
 	defer sess.close()
-	return sess.proves(encode.Collect(f.F, f.NoOverflow, assumption(f)), c, f, deadline(opts))
+	return sess.proves(encode.Collect(f.F, f.NoOverflow, f.Assume), c, f, deadline(opts))
 }
 
 func deadline(opts Options) time.Time {
@@ -433,7 +428,7 @@ func Check(f *encode.Formula, c *ts.Term, opts Options) (*Checked, error) {
 		return nil, err
 	}
 	defer sess.close()
-	decls := encode.Collect(f.F, f.NoOverflow, assumption(f), c)
+	decls := encode.Collect(f.F, f.NoOverflow, f.Assume, c)
 	dl := deadline(opts)
 	if dl.IsZero() {
 		dl = time.Now().Add(2 * time.Second)

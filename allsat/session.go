@@ -141,7 +141,7 @@ func (s *session) proves(decls encode.Decls, c *ic.Expr, f *encode.Formula, dead
 func (s *session) refute(decls, c string, f *encode.Formula, deadline time.Time, syms []*ts.Sym) (status, string, []Value, error) {
 	var text strings.Builder
 	text.WriteString(decls)
-	fmt.Fprintf(&text, "(assert (and %s %s (not %s)))\n", encode.SMT(assumption(f)), c, encode.SMT(f.F))
+	fmt.Fprintf(&text, "(assert (and %s %s (not %s)))\n", encode.SMT(f.Assume), c, encode.SMT(f.F))
 	hs, err := s.ctx.Parse(text.String())
 	if err != nil {
 		return unknown, "the condition mentions names F does not: " + err.Error(), nil, nil
@@ -179,11 +179,4 @@ func (s *session) refute(decls, c string, f *encode.Formula, deadline time.Time,
 		}
 	}
 	return sat, "", vals, s.ctx.Err()
-}
-
-func assumption(f *encode.Formula) *ts.Term {
-	if f.Assume == nil {
-		return ts.True
-	}
-	return f.Assume
 }

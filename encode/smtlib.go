@@ -191,9 +191,6 @@ func (f *Formula) Benchmark() string {
 	b.WriteString("; integer division and remainder truncate toward zero (encoded over div)\n")
 	b.WriteString("(set-logic ALL)\n")
 	assume := f.Assume
-	if assume == nil {
-		assume = ts.True
-	}
 	b.WriteString(Collect(f.F, f.NoOverflow, assume).Declarations())
 	fmt.Fprintf(&b, "(define-fun F () Bool %s)\n", SMT(f.F))
 	fmt.Fprintf(&b, "(define-fun no_overflow () Bool %s)\n", SMT(f.NoOverflow))
