@@ -163,19 +163,19 @@ func (s *session) refute(decls, c string, f *encode.Formula, deadline time.Time,
 		vals[i].Sym = sym
 		switch sym.Sort {
 		case ts.SortInt:
-			n, ok := m.Eval(s.ctx.IntConst(sym.Name), true).Int64()
+			n, ok := m.Eval(s.ctx.IntConst(ic.SymbolName(sym.Name)), true).Int64()
 			vals[i].Int, vals[i].Text = n, fmt.Sprint(n)
 			if !ok {
-				vals[i].Text = m.Eval(s.ctx.IntConst(sym.Name), true).String()
+				vals[i].Text = m.Eval(s.ctx.IntConst(ic.SymbolName(sym.Name)), true).String()
 			}
 		case ts.SortBool:
-			b, _ := m.Eval(s.ctx.BoolConst(sym.Name), true).Bool()
+			b, _ := m.Eval(s.ctx.BoolConst(ic.SymbolName(sym.Name)), true).Bool()
 			vals[i].Text = fmt.Sprint(b)
 			if b {
 				vals[i].Int = 1
 			}
 		default:
-			vals[i].Text = m.Eval(s.ctx.ArrayConst(sym.Name), true).String()
+			vals[i].Text = m.Eval(s.ctx.ArrayConst(ic.SymbolName(sym.Name)), true).String()
 		}
 	}
 	return sat, "", vals, s.ctx.Err()

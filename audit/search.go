@@ -189,11 +189,11 @@ func (s scalar) smt() string {
 func (s scalar) z3(x *z3.Context) z3.Term {
 	switch s.sym.Sort {
 	case ts.SortArray:
-		return x.Select(x.ArrayConst(s.sym.Name), x.Int(int64(s.elem)))
+		return x.Select(x.ArrayConst(ic.SymbolName(s.sym.Name)), x.Int(int64(s.elem)))
 	case ts.SortBool:
-		return x.BoolConst(s.sym.Name)
+		return x.BoolConst(ic.SymbolName(s.sym.Name))
 	}
-	return x.IntConst(s.sym.Name)
+	return x.IntConst(ic.SymbolName(s.sym.Name))
 }
 
 // scalars lists the inputs of the state for machine m, and declares them.
@@ -395,7 +395,7 @@ func (p *prover) candidate(sp *space, st stage, in []scalar) (*Witness, miss, z3
 		params = map[string]int64{}
 		changed := false
 		for _, pa := range sp.p.Params {
-			t := x.IntConst(sp.syms.Param(pa).Name)
+			t := x.IntConst(ic.SymbolName(sp.syms.Param(pa).Name))
 			v, ok := model.Eval(t, true).Int64()
 			if !ok {
 				v = m.Param(pa)

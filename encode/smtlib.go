@@ -176,7 +176,9 @@ func truncDiv(b *strings.Builder, x, y *ts.Term) {
 }
 
 // Benchmark renders F(a,b) as an SMT-LIB2 benchmark: declarations, F and
-// the overflow guard as define-funs, and an assertion of F.
+// the overflow guard as define-funs, and an assertion of F. The defined
+// names, |F(a,b)|, |no_overflow(a,b)| and |invariants()|, hold characters
+// no program identifier has, so they never clash with a declared one.
 func (f *Formula) Benchmark() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "; F(%s, %s): the states where %s and %s commute\n", f.A.ID, f.B.ID, f.A.ID, f.B.ID)
@@ -192,13 +194,14 @@ func (f *Formula) Benchmark() string {
 	b.WriteString("(set-logic ALL)\n")
 	assume := f.Assume
 	b.WriteString(Collect(f.F, f.NoOverflow, assume).Declarations())
-	fmt.Fprintf(&b, "(define-fun F () Bool %s)\n", SMT(f.F))
-	fmt.Fprintf(&b, "(define-fun no_overflow () Bool %s)\n", SMT(f.NoOverflow))
+	name := Symbol(fmt.Sprintf("F(%s,%s)", f.A.ID, f.B.ID))
+	fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", name, SMT(f.F))
+	fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", Symbol(fmt.Sprintf("no_overflow(%s,%s)", f.A.ID, f.B.ID)), SMT(f.NoOverflow))
 	if !assume.IsTrue() {
 		b.WriteString("; the program's invariants: F is meant where they hold\n")
-		fmt.Fprintf(&b, "(define-fun invariants () Bool %s)\n", SMT(assume))
-		b.WriteString("(assert invariants)\n")
+		fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", Symbol("invariants()"), SMT(assume))
+		fmt.Fprintf(&b, "(assert %s)\n", Symbol("invariants()"))
 	}
-	b.WriteString("(assert F)\n(check-sat)\n")
+	fmt.Fprintf(&b, "(assert %s)\n(check-sat)\n", name)
 	return b.String()
 }

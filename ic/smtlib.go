@@ -10,18 +10,38 @@ import (
 
 var simpleSymbol = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
 
+// reserved are the names that cannot be written as simple symbols: the
+// reserved words of SMT-LIB 2.6 (Sec. 3.1) and the names of the theory
+// symbols the encoding itself uses. Quoted (|as|) they are plain symbols.
+// Other theory names (abs, rem, pi) may be declared as constants; Z3
+// resolves them to the declaration (a test checks every kind of name).
 var reserved = map[string]bool{
-	"true": true, "false": true, "and": true, "or": true, "not": true, "ite": true, "div": true, "mod": true,
-	"select": true, "store": true, "distinct": true, "let": true, "forall": true, "exists": true, "abs": true,
+	"!": true, "_": true, "as": true, "BINARY": true, "DECIMAL": true, "exists": true, "HEXADECIMAL": true,
+	"forall": true, "let": true, "match": true, "NUMERAL": true, "par": true, "STRING": true, "lambda": true,
+	"true": true, "false": true, "and": true, "or": true, "not": true, "xor": true, "ite": true, "div": true,
+	"mod": true, "abs": true, "select": true, "store": true, "distinct": true,
 }
 
-// Symbol renders a name as an SMT-LIB2 symbol, quoted when needed: the
-// second process's local v is |v'|.
+// Symbol renders a name as an SMT-LIB2 symbol (SymbolName), quoted when
+// needed: the second process's local v is |v'|.
 func Symbol(name string) string {
+	name = SymbolName(name)
 	if simpleSymbol.MatchString(name) && !reserved[name] {
 		return name
 	}
 	return "|" + name + "|"
+}
+
+// SymbolName is the SMT-LIB2 symbol that stands for a name, unquoted: the
+// name itself, except for as and _, which Z3 refuses to declare even
+// quoted: they become as! and _! (no program identifier, and no name
+// icgen generates, contains '!'). Code that makes solver constants by name
+// must use it.
+func SymbolName(name string) string {
+	if name == "as" || name == "_" {
+		return name + "!"
+	}
+	return name
 }
 
 func smtInt(v int64) string {

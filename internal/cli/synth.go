@@ -184,7 +184,7 @@ func textICs(f *ic.File) string {
 func smtlibICs(f *ic.File) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "; independence constraints of %s (hash %s)\n", f.Program, f.Hash)
-	fmt.Fprintf(&b, "; ic_A_B_k holds where blocks A and B commute (B's process's locals primed);\n")
+	fmt.Fprintf(&b, "; |ic(A,B).k| holds where blocks A and B commute (B's process's locals primed);\n")
 	fmt.Fprintf(&b, "; it includes the pair's no-overflow guard")
 	decls := map[string]bool{}
 	var body strings.Builder
@@ -197,7 +197,7 @@ func smtlibICs(f *ic.File) string {
 			}
 			conj = append(conj, c.SMTLIB)
 		}
-		fmt.Fprintf(&body, "(define-fun invariants () Bool (and true %s))\n", strings.Join(conj, " "))
+		fmt.Fprintf(&body, "(define-fun %s () Bool (and true %s))\n", ic.Symbol("invariants()"), strings.Join(conj, " "))
 	}
 	b.WriteString("\n")
 	for _, p := range f.Pairs {
@@ -212,7 +212,7 @@ func smtlibICs(f *ic.File) string {
 			}
 			def := c.SMTLIB
 			if p.NoOverflow != nil {
-				guard := ic.Symbol(fmt.Sprintf("no_overflow_%s_%s", p.A, p.B))
+				guard := ic.Symbol(fmt.Sprintf("no_overflow(%s,%s)", p.A, p.B))
 				if k == 0 {
 					for _, d := range p.NoOverflow.Declarations() {
 						decls[d] = true
@@ -221,7 +221,7 @@ func smtlibICs(f *ic.File) string {
 				}
 				def = "(and " + def + " " + guard + ")"
 			}
-			fmt.Fprintf(&body, "(define-fun %s () Bool %s) ; %s\n", ic.Symbol(fmt.Sprintf("ic_%s_%s_%d", p.A, p.B, k+1)), def, c.Text)
+			fmt.Fprintf(&body, "(define-fun %s () Bool %s) ; %s\n", ic.Symbol(fmt.Sprintf("ic(%s,%s).%d", p.A, p.B, k+1)), def, c.Text)
 		}
 	}
 	var ds []string

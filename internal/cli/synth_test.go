@@ -92,7 +92,7 @@ func TestSynthSMTLIBRoundTrip(t *testing.T) {
 			guard = ic.SMTLIB(p.NoOverflow)
 		}
 		for k, c := range p.Constraints {
-			equivalent(fmt.Sprintf("ic_%s_%s_%d", p.A, p.B, k+1), "(and "+c.SMTLIB+" "+guard+")")
+			equivalent(fmt.Sprintf("|ic(%s,%s).%d|", p.A, p.B, k+1), "(and "+c.SMTLIB+" "+guard+")")
 			n++
 		}
 	}
@@ -100,11 +100,11 @@ func TestSynthSMTLIBRoundTrip(t *testing.T) {
 		t.Errorf("%d constraints, want the paper's 8 (true for 4 pairs, z <= -1, and 3 for q, r)", n)
 	}
 	for name, form := range map[string]string{ // the paper's constraints, written by hand
-		"ic_p_q_1": "(and (<= z (- 1)) no_overflow_p_q)",
-		"ic_q_r_1": "(and (= x z) no_overflow_q_r)",
-		"ic_q_r_2": "(and (<= z (- 2)) no_overflow_q_r)",
-		"ic_q_r_3": "(and (>= z 0) no_overflow_q_r)",
-		"ic_q_q_1": "true",
+		"|ic(p,q).1|": "(and (<= z (- 1)) |no_overflow(p,q)|)",
+		"|ic(q,r).1|": "(and (= x z) |no_overflow(q,r)|)",
+		"|ic(q,r).2|": "(and (<= z (- 2)) |no_overflow(q,r)|)",
+		"|ic(q,r).3|": "(and (>= z 0) |no_overflow(q,r)|)",
+		"|ic(q,q).1|": "true",
 	} {
 		equivalent(name, form)
 	}
@@ -127,7 +127,7 @@ proc b() { w = 0; }
 func TestSmtCommand(t *testing.T) {
 	t.Parallel()
 	out, _, code := icgen("smt", "../../testdata/fib.blk", "res", "res")
-	if code != ExitOK || !strings.Contains(out, "(declare-const |v'| Int)") || !strings.Contains(out, "(define-fun F () Bool") {
+	if code != ExitOK || !strings.Contains(out, "(declare-const |v'| Int)") || !strings.Contains(out, "(define-fun |F(res,res)| () Bool") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	x, _ := z3.NewContext()
