@@ -28,10 +28,7 @@ func ToExpr(t *ts.Term) (*ic.Expr, error) {
 		case ts.SymGlobal:
 			e.Op, e.Name = "global", t.Sym.Var.Name
 		case ts.SymLocal:
-			e.Op, e.Name, e.Event = "local", t.Sym.Var.Name, t.Sym.Event
-			if t.Sym.Name != t.Sym.Var.Name+strings.Repeat("'", t.Sym.Event) {
-				return nil, fmt.Errorf("local %s shares its name with another local of its proc", t.Sym.Name)
-			}
+			e.Op, e.Name, e.Event = "local", strings.TrimRight(t.Sym.Name, "'"), t.Sym.Event
 		case ts.SymParam:
 			e.Op, e.Name = "param", t.Sym.Param.Name
 		}

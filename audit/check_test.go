@@ -48,3 +48,33 @@ func TestCheckClaims(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOldLoopClaims: synthesis once gave these pairs {true} (loops
+// that run out of steps, two loops on one line sharing one function);
+// check must call that claim unsound, with a witness the interpreter
+// confirms, and must prove nothing of the kind.
+func TestCheckOldLoopClaims(t *testing.T) {
+	t.Parallel()
+	for _, file := range []string{"budget-loop.blk", "budget-spin.blk", "loops-one-line.blk"} {
+		t.Run(file, func(t *testing.T) {
+			t.Parallel()
+			m := machine(t, "../testdata/regress/"+file, nil)
+			c, err := NewChecker(m, nil, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			res, err := c.Check(context.Background(), []Claim{{A: "p", B: "r", Expr: &ic.Expr{Op: "true"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := res[0]
+			if r.Verdict != Unsound || r.Witness == nil {
+				t.Fatalf("I(p, r') = {true}: %s (%s), want unsound with a witness", r.Verdict, r.Reason)
+			}
+			if replay(t, m, "p", "r", r.Witness) {
+				t.Errorf("the witness %v runs alike", r.Witness.Start)
+			}
+		})
+	}
+}

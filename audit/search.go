@@ -336,6 +336,11 @@ func (p *prover) search(ctx context.Context, sp *space, stages []stage) (*Witnes
 
 		}
 	}
+	for _, st := range stages {
+		if w := sp.seed(st); w != nil {
+			return w, "", nil
+		}
+	}
 	var parts []string
 	if len(empties) > 0 {
 		parts = append(parts, empties[0])
@@ -370,6 +375,36 @@ func (p *prover) search(ctx context.Context, sp *space, stages []stage) (*Witnes
 		parts = append(parts, "the solver found no candidate state")
 	}
 	return nil, "no concrete witness found: " + strings.Join(parts, "; "), nil
+}
+
+// seed tries the program's own initial state (after init, at the
+// machine's params) as a witness, with the locals of processes init left
+// at the two blocks (zero where there are none): a program is written to
+// run from there, and it holds values a solver's models seldom pick, such
+// as a loop bound that runs a loop out of steps.
+func (sp *space) seed(st stage) *Witness {
+	s, err := sp.m.Initial()
+	if err != nil {
+		return nil
+	}
+	locals := [2][]int64{make([]int64, len(sp.a.Proc.Locals)), make([]int64, len(sp.b.Proc.Locals))}
+	used := map[int]bool{}
+	for k, bl := range []*lang.Block{sp.a, sp.b} {
+		for i, pr := range s.Procs {
+			if !used[i] && pr.Point == bl.Point {
+				copy(locals[k], pr.Locals)
+				used[i] = true
+				break
+			}
+		}
+	}
+	if !holdsAt(sp.m, sp.a, sp.b, s.Store, locals[0], locals[1], sp.funcs, sp.checks...) {
+		return nil
+	}
+	if w, _ := runPair(sp.m, sp.a, sp.b, s.Store, locals[0], locals[1]); w != nil && st.accept(w) {
+		return w
+	}
+	return nil
 }
 
 func plural(n int) string {

@@ -214,10 +214,14 @@ func (s *State) end(ev *Event) {
 }
 
 func (s *State) fail(p lang.Pos, format string, args ...any) {
+	s.failKind(p, ErrOther, format, args...)
+}
+
+func (s *State) failKind(p lang.Pos, kind ErrKind, format string, args ...any) {
 	if s.err != nil {
 		return
 	}
-	e := &RuntimeError{Pos: p, Msg: fmt.Sprintf(format, args...), Block: s.curBlock}
+	e := &RuntimeError{Pos: p, Kind: kind, Msg: fmt.Sprintf(format, args...), Block: s.curBlock}
 	if s.cur != nil {
 		e.Proc = s.cur.Name()
 	} else {
@@ -251,29 +255,54 @@ func entry(nodes []*lang.Node) int {
 // run executes nodes from id until an interleaving point (returned), the
 // end, or a return (value returned). It stops early on a runtime error.
 func (s *State) run(nodes []*lang.Node, id int, fr *frame) (*lang.Point, int64) {
+	pt, v, _ := s.runTo(nodes, id, lang.End, fr)
+	return pt, v
+}
+
+// runTo is run stopping also when control reaches node stop; next is stop
+// then, and End after a point, the end or a return.
+//
+// The step budget (lang.MaxSteps, Machine.MaxSteps): every node counts one
+// step. An in-block loop (one without an interleaving point) entered from
+// outside any such loop runs on a budget of its own (runLoop), so whether it
+// finishes within the budget depends only on the values it starts from, as
+// the loop's ok function in synthesis says; the block counts the rest.
+func (s *State) runTo(nodes []*lang.Node, id, stop int, fr *frame) (pt *lang.Point, v int64, next int) {
 	for id != lang.End {
-		if id+1 == s.stopAt { // running one loop on its own: stop at its exit
-			return nil, 0
+		if id == stop {
+			return nil, 0, stop
 		}
 		n := nodes[id]
+		if n.Loop != nil && !n.Loop.Points && !s.inLoop {
+			next, v := s.runLoop(nodes, id, fr)
+			if s.err != nil || next == lang.End {
+				return nil, v, lang.End
+			}
+			id = next
+			continue
+		}
 		s.steps++
 		if s.steps > s.m.MaxSteps {
-			s.fail(n.Pos, "block did not finish within %d steps (an endless loop?)", s.m.MaxSteps)
-			return nil, 0
+			if s.inLoop {
+				s.failKind(s.loopAt, ErrBudget, "loop did not finish within %d steps (an endless loop?)", s.m.MaxSteps)
+			} else {
+				s.failKind(n.Pos, ErrBudget, "block did not reach an interleaving point within %d steps (an endless loop?)", s.m.MaxSteps)
+			}
+			return nil, 0, lang.End
 		}
 		switch n.Kind {
 		case lang.NodePoint:
-			return n.Point, 0
+			return n.Point, 0, lang.End
 		case lang.NodeAssign:
 			v := s.eval(n.Value, fr)
 			if s.err != nil {
-				return nil, 0
+				return nil, 0, lang.End
 			}
 			s.assign(n.Target, v, fr, n.Pos)
 		case lang.NodeBranch:
 			c := s.eval(n.Cond, fr)
 			if s.err != nil {
-				return nil, 0
+				return nil, 0, lang.End
 			}
 			if c == 0 {
 				id = n.Else
@@ -289,16 +318,29 @@ func (s *State) run(nodes []*lang.Node, id int, fr *frame) (*lang.Point, int64) 
 			s.eval(n.Call, fr)
 		case lang.NodeReturn:
 			if n.Value != nil {
-				return nil, s.eval(n.Value, fr)
+				return nil, s.eval(n.Value, fr), lang.End
 			}
-			return nil, 0
+			return nil, 0, lang.End
 		}
 		if s.err != nil {
-			return nil, 0
+			return nil, 0, lang.End
 		}
 		id = n.Next
 	}
-	return nil, 0
+	return nil, 0, lang.End
+}
+
+// runLoop runs the in-block loop headed by node header, on a step budget of
+// its own, until it exits (next is the loop's exit node) or returns (next is
+// End, v the returned value). Nested loops and the funcs it calls count
+// against the same budget: synthesis abstracts the outermost in-block loop
+// as a whole.
+func (s *State) runLoop(nodes []*lang.Node, header int, fr *frame) (next int, v int64) {
+	outer := s.steps
+	s.steps, s.inLoop, s.loopAt = 0, true, nodes[header].Pos
+	_, v, next = s.runTo(nodes, header, nodes[header].Loop.Exit, fr)
+	s.steps, s.inLoop = outer, false
+	return next, v
 }
 
 func (s *State) violate(n *lang.Node) { s.record(Violation{Pos: n.Pos, Msg: n.Msg}) }
@@ -369,7 +411,7 @@ func (s *State) assign(t lang.LValue, v int64, fr *frame, at lang.Pos) {
 			return
 		}
 		if i < 0 || i >= int64(s.m.size[t.Var.Index]) {
-			s.fail(at, "index %d out of bounds for array %s of size %d", i, t.Var.Name, s.m.size[t.Var.Index])
+			s.failKind(at, ErrIndex, "index %d out of bounds for array %s of size %d", i, t.Var.Name, s.m.size[t.Var.Index])
 			return
 		}
 		l += int(i)
@@ -409,7 +451,7 @@ func (s *State) eval(e lang.Expr, fr *frame) int64 {
 		}
 		g := e.Array
 		if i < 0 || i >= int64(s.m.size[g.Index]) {
-			s.fail(e.At, "index %d out of bounds for array %s of size %d", i, g.Name, s.m.size[g.Index])
+			s.failKind(e.At, ErrIndex, "index %d out of bounds for array %s of size %d", i, g.Name, s.m.size[g.Index])
 			return 0
 		}
 		l := s.m.offset[g.Index] + int(i)
@@ -421,7 +463,7 @@ func (s *State) eval(e lang.Expr, fr *frame) int64 {
 			return 1 - x
 		}
 		if x == math.MinInt64 {
-			s.fail(e.At, "integer overflow in -(%d)", x)
+			s.failKind(e.At, ErrOverflow, "integer overflow in -(%d)", x)
 			return 0
 		}
 		return -x
@@ -456,24 +498,24 @@ func (s *State) binary(e *lang.BinaryExpr, fr *frame) int64 {
 	case lang.OpAdd:
 		r, ok := lang.Add(x, y)
 		if !ok {
-			s.fail(e.At, "integer overflow in %d + %d", x, y)
+			s.failKind(e.At, ErrOverflow, "integer overflow in %d + %d", x, y)
 		}
 		return r
 	case lang.OpSub:
 		r, ok := lang.Sub(x, y)
 		if !ok {
-			s.fail(e.At, "integer overflow in %d - %d", x, y)
+			s.failKind(e.At, ErrOverflow, "integer overflow in %d - %d", x, y)
 		}
 		return r
 	case lang.OpMul:
 		r, ok := lang.Mul(x, y)
 		if !ok {
-			s.fail(e.At, "integer overflow in %d * %d", x, y)
+			s.failKind(e.At, ErrOverflow, "integer overflow in %d * %d", x, y)
 		}
 		return r
 	case lang.OpDiv, lang.OpMod:
 		if y == 0 {
-			s.fail(e.At, "division by zero in %d %s 0", x, e.Op)
+			s.failKind(e.At, ErrDivZero, "division by zero in %d %s 0", x, e.Op)
 			return 0
 		}
 		if e.Op == lang.OpMod {
@@ -481,7 +523,7 @@ func (s *State) binary(e *lang.BinaryExpr, fr *frame) int64 {
 		}
 		r, ok := lang.Div(x, y)
 		if !ok {
-			s.fail(e.At, "integer overflow in %d / %d", x, y)
+			s.failKind(e.At, ErrOverflow, "integer overflow in %d / %d", x, y)
 		}
 		return r
 	case lang.OpLt:

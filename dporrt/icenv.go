@@ -2,7 +2,6 @@ package dporrt
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
@@ -37,7 +36,8 @@ func (e ICEnv) Element(name string, i int64) (int64, bool) {
 	return e.S.Store[e.S.m.offset[g.Index]+int(i)], true
 }
 
-// Local returns a local of the first (event 0) or second (event 1) process.
+// Local returns a local of the first (event 0) or second (event 1)
+// process, named as lang.LocalName names it.
 func (e ICEnv) Local(event int, name string) (int64, bool) {
 	p := e.First
 	if event == 1 {
@@ -46,12 +46,11 @@ func (e ICEnv) Local(event int, name string) (int64, bool) {
 	if p == nil {
 		return 0, false
 	}
-	for _, v := range p.Proc.Locals {
-		if v.Name == name {
-			return p.Locals[v.Index], true
-		}
+	v := lang.LookupLocal(p.Proc.Locals, name)
+	if v == nil {
+		return 0, false
 	}
-	return 0, false
+	return p.Locals[v.Index], true
 }
 
 // Param returns a param's value in this machine.
@@ -65,15 +64,20 @@ func (e ICEnv) Param(name string) (int64, bool) {
 
 // Apply evaluates a function of the IC file that stands for an in-block
 // loop (ic.Function): it binds the loop's inputs to the argument values in a
-// copy of the state, runs the loop alone, and returns the output variable's
-// final value, or for "ok" whether the loop ran without runtime error or
-// violation, for "noovf" whether it ran without overflow. Loops that spawn,
-// output arrays, or take arrays other than the current globals are not
-// evaluated (an error: the constraint then does not hold).
+// copy of the state, runs the loop alone on its own step budget, as a
+// block runs it (State.runLoop), and returns the output variable's final
+// value (ic.FnValue), or whether the loop finished within the budget with
+// no runtime error and no failed assert (ic.FnOK). Spawn functions, array
+// results, and array arguments other than the current globals are not
+// evaluated (an error: the constraint then does not hold), nor is a value
+// of a loop that did not finish normally.
 func (e ICEnv) Apply(name string, args []*ic.Expr) (int64, error) {
 	f, ok := e.Funcs[name]
 	if !ok {
 		return 0, fmt.Errorf("unknown function %s", name)
+	}
+	if f.Kind == ic.FnSpawns {
+		return 0, fmt.Errorf("%s: spawn functions are not evaluated", name)
 	}
 	prog := e.S.m.Prog
 	var nodes []*lang.Node
@@ -89,35 +93,26 @@ func (e ICEnv) Apply(name string, args []*ic.Expr) (int64, error) {
 	}
 	var header *lang.Node
 	for _, n := range nodes {
-		if n.Loop != nil && !n.Loop.Points && n.Pos.Line == f.Line {
+		if n.Loop != nil && !n.Loop.Points && n.Pos.Line == f.Line && n.Pos.Col == f.Col {
 			header = n
 			break
 		}
 	}
 	if header == nil || len(args) != len(f.Ins) {
-		return 0, fmt.Errorf("%s: no loop of %s at line %d with %d inputs", name, f.Proc, f.Line, len(args))
+		return 0, fmt.Errorf("%s: no loop of %s at %d:%d with %d inputs", name, f.Proc, f.Line, f.Col, len(args))
+	}
+	find := func(n string) (*lang.Var, error) {
+		if v := lang.LookupLocal(locals, n); v != nil {
+			return v, nil
+		}
+		if g := prog.Global(n); g != nil {
+			return g, nil
+		}
+		return nil, fmt.Errorf("%s: unknown variable %s", name, n)
 	}
 	st := e.S.Clone()
 	st.logging = false
 	fr := &frame{locals: make([]int64, len(locals)), pi: -1}
-	find := func(n string) (*lang.Var, error) {
-		var found *lang.Var
-		for _, v := range locals {
-			if v.Name == n {
-				if found != nil {
-					return nil, fmt.Errorf("%s: local %s is ambiguous", name, n)
-				}
-				found = v
-			}
-		}
-		if found == nil {
-			found = prog.Global(n)
-		}
-		if found == nil {
-			return nil, fmt.Errorf("%s: unknown variable %s", name, n)
-		}
-		return found, nil
-	}
 	for i, in := range f.Ins {
 		v, err := find(in)
 		if err != nil {
@@ -139,22 +134,15 @@ func (e ICEnv) Apply(name string, args []*ic.Expr) (int64, error) {
 			st.Store[st.m.offset[v.Index]] = x
 		}
 	}
-	if f.Out == "spawns" {
-		return 0, fmt.Errorf("%s: spawn functions are not evaluated", name)
-	}
-	st.cur, st.curBlock, st.steps = nil, "loop", 0
-	st.stopAt = header.Loop.Exit + 1
+	st.cur, st.curBlock = nil, "loop"
 	viol := len(st.Violations)
-	st.run(nodes, header.ID, fr)
-	rerr := st.err
-	switch f.Out {
-	case "ok":
-		return b2i(rerr == nil && len(st.Violations) == viol), nil
-	case "noovf":
-		return b2i(rerr == nil || !strings.Contains(rerr.Msg, "overflow")), nil
+	st.runLoop(nodes, header.ID, fr)
+	normal := st.err == nil && len(st.Violations) == viol
+	if f.Kind == ic.FnOK {
+		return b2i(normal), nil
 	}
-	if rerr != nil {
-		return 0, fmt.Errorf("%s: %s", name, rerr.Msg)
+	if !normal {
+		return 0, fmt.Errorf("%s: the loop does not finish normally from these values", name)
 	}
 	v, err := find(f.Out)
 	switch {

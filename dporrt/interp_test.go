@@ -299,20 +299,45 @@ proc p() {
 init { spawn p(); }
 `, want: map[string]int64{"r": 10}},
 
-		// The per-block step budget.
+		// The step budget: per block outside in-block loops, per run of an
+		// in-block loop (lang.MaxSteps).
 		{name: "budget/endless-loop", src: `global int x;
 proc p() { while (true) { x = x + 1; } }
 init { spawn p(); }
-`, maxSteps: 50, err: perr("2:12", "block did not finish within 50 steps (an endless loop?)")},
+`, maxSteps: 50, err: perr("2:12", "loop did not finish within 50 steps (an endless loop?)")},
 		{name: "budget/endless-loop-in-func", src: `global int x;
 func spin() { while (x >= 0) { x = x + 1; } }
 proc p() { spin(); }
 init { spawn p(); }
-`, maxSteps: 41, err: perr("2:15", "block did not finish within 41 steps (an endless loop?)")},
+`, maxSteps: 41, err: perr("2:15", "loop did not finish within 41 steps (an endless loop?)")},
 		{name: "budget/is-per-block", src: `global int x;
 proc p() { while (x < 100) { x = x + 1; yield; } }
 init { spawn p(); }
 `, maxSteps: 10, want: map[string]int64{"x": 100}},
+		// 8 steps before the loop and 2 after it, 13 in it (7 header tests,
+		// 6 increments): the loop fits its own budget of 15 however many
+		// steps the block ran before it.
+		{name: "budget/is-per-loop-run", src: `global int x;
+proc p() { int i = 0; x = 1; x = 2; x = 3; x = 4; x = 5; x = 6; x = 7; while (i < 6) { i = i + 1; } x = i; }
+init { spawn p(); }
+`, maxSteps: 15, want: map[string]int64{"x": 6}},
+		{name: "budget/loop-one-step-over", src: `global int x;
+proc p() { int i = 0; while (i < 7) { i = i + 1; } x = i; }
+init { spawn p(); }
+`, maxSteps: 14, err: perr("2:23", "loop did not finish within 14 steps (an endless loop?)")},
+		// Nested loops and funcs called in a loop count against the
+		// outermost loop's budget: 1 + 3 * (1 + 1 + 3 * 2 + 1 + 1) = 31.
+		{name: "budget/nested-loops-share", src: `global int x;
+func int one() { return 1; }
+proc p() { int i = 0, j = 0; while (i < 3) { j = 0; while (j < 3) { j = j + one(); } i = i + 1; } x = i + j; }
+init { spawn p(); }
+`, maxSteps: 30, err: perr("3:30", "loop did not finish within 30 steps (an endless loop?)")},
+		// A loop that holds a point but goes round without reaching it
+		// runs on the block's budget.
+		{name: "budget/point-loop-round", src: `global int x;
+proc p() { while (true) { if (x > 100) { yield; } x = x + 1; } }
+init { spawn p(); }
+`, maxSteps: 50, err: perr("2:51", "block did not reach an interleaving point within 50 steps (an endless loop?)")},
 
 		// Arrays: param size, -D override, list and fill initializers.
 		{name: "array/default-size", src: arraySrc, want: map[string]int64{"a[0]": 7, "a[1]": 9, "a[2]": 13, "n": 3}},

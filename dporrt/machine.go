@@ -25,13 +25,17 @@ type Machine struct {
 	// (bit 63 stands for invariant 63 and every later one).
 	invMask []uint64
 
-	// MaxSteps bounds the nodes one block may run before it is stopped with
-	// a runtime error (an infinite loop inside a block).
+	// MaxSteps is the step budget (lang.MaxSteps): the nodes a block may
+	// run outside its in-block loops, and each run of an in-block loop, before
+	// it is stopped with a runtime error (an endless loop). IC files assume
+	// the language's budget for loops through their ok functions, which run
+	// on this one, and a path of a block is never longer than ts.MaxPathSteps:
+	// a budget below that can raise errors where synthesis saw none.
 	MaxSteps int
 }
 
-// DefaultMaxSteps is the default per-block step budget.
-const DefaultMaxSteps = 1 << 20
+// DefaultMaxSteps is the language's step budget.
+const DefaultMaxSteps = lang.MaxSteps
 
 // MaxArraySize bounds array sizes, so a param cannot ask for all memory.
 const MaxArraySize = 1 << 24

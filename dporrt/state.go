@@ -85,9 +85,26 @@ func (v Violation) Headline() string {
 // budget. It ends the execution.
 type RuntimeError struct {
 	Pos   lang.Pos
+	Kind  ErrKind
 	Msg   string
 	Proc  string
 	Block string
+}
+
+// ErrKind classifies runtime errors.
+type ErrKind uint8
+
+// Kinds of runtime errors.
+const (
+	ErrOther    ErrKind = iota // running a process that is not enabled, or an internal failure
+	ErrOverflow                // a result beyond int64
+	ErrDivZero                 // division or remainder by zero
+	ErrIndex                   // an array index out of bounds
+	ErrBudget                  // a block or an in-block loop ran out of steps
+)
+
+func (k ErrKind) String() string {
+	return [...]string{"other", "overflow", "division by zero", "index out of bounds", "step budget"}[k]
 }
 
 func (e *RuntimeError) Error() string {
@@ -125,8 +142,9 @@ type State struct {
 	log     []undo
 	logging bool
 	err     *RuntimeError
-	steps   int
-	stopAt  int // node id + 1 where run stops (0: none); see ICEnv.Apply
+	steps   int      // nodes run by the current block outside its in-block loops, or by the current loop run
+	inLoop  bool     // an in-block loop is running (its nodes count against the loop's own budget)
+	loopAt  lang.Pos // where that loop is
 
 	// dynamic read/write tracking of the running event
 	track      bool

@@ -94,6 +94,15 @@ func names(vs []*lang.Var, globalsOnly bool) []string {
 	return out
 }
 
+// localNames names locals as constraints do (lang.LocalName).
+func localNames(locals, vs []*lang.Var) []string {
+	out := []string{}
+	for _, v := range vs {
+		out = append(out, lang.LocalName(locals, v))
+	}
+	return out
+}
+
 // Skeleton returns the IC file of a program without pairs: program, hash,
 // params, globals, and the blocks with their read/write sets and W(b).
 func Skeleton(p *lang.Program) *File {
@@ -116,7 +125,7 @@ func Skeleton(p *lang.Program) *File {
 		f.Blocks = append(f.Blocks, Block{
 			ID: b.ID, Proc: b.Proc.Name,
 			Params: names(b.Proc.Params, false),
-			Locals: names(b.Point.Live, false),
+			Locals: localNames(b.Proc.Locals, b.Point.Live),
 			Reads:  names(b.Reads, true),
 			Writes: names(b.Writes, true),
 			W:      names(w[b], false),

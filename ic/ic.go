@@ -9,7 +9,7 @@ import (
 
 // FormatVersion is the version of the IC file format this package writes.
 // Readers refuse files of a newer major version.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // Status classifies a pair of blocks.
 type Status string
@@ -65,16 +65,31 @@ type Block struct {
 	W      []string `json:"w"`      // W(b): globals b or anything it may lead to may write
 }
 
-// Function is an uninterpreted function a constraint may mention: the value
-// of a variable after an in-block loop as a function of the loop's inputs
-// (Out empty: "ok", whether the loop runs without error, or "noovf").
+// Function is an uninterpreted function a constraint may mention: one
+// aspect of what an in-block loop does, as a function of the values of Ins
+// when the loop starts. Kind says which aspect: [FnValue], the value of
+// the variable Out after the loop; [FnOK], whether the loop finishes within
+// its step budget with no runtime error and no failed assert; [FnSpawns],
+// the processes it spawns (never evaluated). The loop is the while
+// statement at Line:Col of the proc or func Proc. Variables are named as
+// in the program, or name#slot for a local that shares its name with an
+// earlier local of its proc or func.
 type Function struct {
 	Name string   `json:"name"`
+	Kind string   `json:"kind"`
 	Proc string   `json:"proc"`
 	Line int      `json:"line"`
-	Out  string   `json:"out"`
+	Col  int      `json:"col"`
+	Out  string   `json:"out,omitempty"`
 	Ins  []string `json:"ins"`
 }
+
+// Function kinds.
+const (
+	FnValue  = "value"
+	FnOK     = "ok"
+	FnSpawns = "spawns"
+)
 
 // Pair holds the constraints of one unordered pair of blocks (A <= B in
 // block order; A == B for self pairs: two processes running the same block).
@@ -130,14 +145,45 @@ func Parse(data []byte) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("not an IC file: %v", err)
 	}
-	if f.Version < 1 || f.Version > FormatVersion {
+	switch {
+	case f.Version == 1:
+		// Version 1 named loop functions by line and variable, so two loops
+		// on one line, or a variable named ok, were confused, and its ok
+		// functions ignored the step budget: its constraints over loops
+		// may be unsound.
+		return nil, fmt.Errorf("IC file format version 1 is not supported (its loop functions may be unsound): synthesize the file again")
+	case f.Version != FormatVersion:
 		return nil, fmt.Errorf("IC file format version %d is not supported (this icgen reads version %d)", f.Version, FormatVersion)
+	}
+	fns := map[string]bool{}
+	for _, fn := range f.Functions {
+		switch {
+		case fns[fn.Name]:
+			return nil, fmt.Errorf("function %s: declared twice", fn.Name)
+		case fn.Kind != FnValue && fn.Kind != FnOK && fn.Kind != FnSpawns:
+			return nil, fmt.Errorf("function %s: unknown kind %q", fn.Name, fn.Kind)
+		case fn.Kind == FnValue && fn.Out == "":
+			return nil, fmt.Errorf("function %s: a value function without out", fn.Name)
+		}
+		fns[fn.Name] = true
+	}
+	known := func(e *Expr) error {
+		var err error
+		e.walk(func(x *Expr) {
+			if x.Op == "apply" && !fns[x.Name] && err == nil {
+				err = fmt.Errorf("function %s is not declared in functions", x.Name)
+			}
+		})
+		return err
 	}
 	for i, c := range f.Invariants {
 		if c.Expr == nil {
 			return nil, fmt.Errorf("invariant %d (%s): no expression", i+1, c.Text)
 		}
 		if err := c.Expr.check(); err != nil {
+			return nil, fmt.Errorf("invariant %d (%s): %v", i+1, c.Text, err)
+		}
+		if err := known(c.Expr); err != nil {
 			return nil, fmt.Errorf("invariant %d (%s): %v", i+1, c.Text, err)
 		}
 	}
@@ -154,11 +200,22 @@ func Parse(data []byte) (*File, error) {
 		default:
 			return nil, fmt.Errorf("pair (%s, %s): unknown status %q", p.A, p.B, p.Status)
 		}
+		if p.NoOverflow != nil {
+			if err := p.NoOverflow.check(); err != nil {
+				return nil, fmt.Errorf("pair (%s, %s), no_overflow: %v", p.A, p.B, err)
+			}
+			if err := known(p.NoOverflow); err != nil {
+				return nil, fmt.Errorf("pair (%s, %s), no_overflow: %v", p.A, p.B, err)
+			}
+		}
 		for j, c := range p.Constraints {
 			if c.Expr == nil {
 				return nil, fmt.Errorf("pair (%s, %s), constraint %d (%s): no expression", p.A, p.B, j+1, c.Text)
 			}
 			if err := c.Expr.check(); err != nil {
+				return nil, fmt.Errorf("pair (%s, %s), constraint %d (%s): %v", p.A, p.B, j+1, c.Text, err)
+			}
+			if err := known(c.Expr); err != nil {
 				return nil, fmt.Errorf("pair (%s, %s), constraint %d (%s): %v", p.A, p.B, j+1, c.Text, err)
 			}
 		}

@@ -165,12 +165,13 @@ func TestMarshalParse(t *testing.T) {
 		t.Errorf("Pair(q, p) = %v, %v", pr, swapped)
 	}
 	bad := []struct{ name, edit, want string }{
-		{"version", `"version": 1`, "version"},
+		{"version", `"version": 2`, "version"},
+		{"version1", `"version": 2`, "synthesize the file again"},
 		{"block", `"a": "p"`, "unknown block"},
 		{"status", `"status": "conditional"`, "unknown status"},
 		{"op", `"op": "<="`, "unknown operator"},
 	}
-	repl := map[string]string{"version": `"version": 99`, "block": `"a": "nope"`, "status": `"status": "maybe"`, "op": `"op": "<=>"`}
+	repl := map[string]string{"version": `"version": 99`, "version1": `"version": 1`, "block": `"a": "nope"`, "status": `"status": "maybe"`, "op": `"op": "<=>"`}
 	for _, b := range bad {
 		mut := strings.Replace(string(data), b.edit, repl[b.name], 1)
 		if _, err := Parse([]byte(mut)); err == nil || !strings.Contains(err.Error(), b.want) {

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -210,6 +209,16 @@ func usedFns(fm *encode.Formula) map[string]*ts.Fn {
 	return used
 }
 
+func fnKind(k ts.FnKind) string {
+	switch k {
+	case ts.FnOK:
+		return ic.FnOK
+	case ts.FnSpawns:
+		return ic.FnSpawns
+	}
+	return ic.FnValue
+}
+
 // functions lists the uninterpreted functions the pairs use, by name.
 func functions(fns []map[string]*ts.Fn) []ic.Function {
 	all := map[string]*ts.Fn{}
@@ -220,14 +229,12 @@ func functions(fns []map[string]*ts.Fn) []ic.Function {
 	}
 	var out []ic.Function
 	for name, f := range all {
-		fn := ic.Function{Name: name, Proc: f.Owner, Line: f.Line, Ins: []string{}}
-		if f.Out != nil {
-			fn.Out = f.Out.Name
-		} else {
-			fn.Out = name[strings.LastIndex(name, ":")+1:]
+		fn := ic.Function{Name: name, Kind: fnKind(f.Kind), Proc: f.Owner, Line: f.Line, Col: f.Col, Ins: []string{}}
+		if f.Kind == ts.FnValue {
+			fn.Out = f.VarName(f.Out)
 		}
 		for _, v := range f.Ins {
-			fn.Ins = append(fn.Ins, v.Name)
+			fn.Ins = append(fn.Ins, f.VarName(v))
 		}
 		out = append(out, fn)
 	}

@@ -23,14 +23,19 @@
 //     the overflow check stays available to whoever uses them.
 //   - Funcs are inlined (they never recurse). A while loop inside a block is
 //     replaced by uninterpreted functions of everything it reads or writes
-//     (Def. 7), one per variable it writes, plus ok(...) for "runs without
-//     error or violation" and noovf(...) for "does not overflow", and one
+//     (Def. 7, [Fn]), one per variable it writes, plus ok(...) for "finishes
+//     within its step budget (lang.MaxSteps), with no runtime error and no
+//     failed assert", which every path through the loop requires, and one
 //     opaque spawn term when it spawns; the system then lists what it
-//     abstracted and is not exact.
+//     abstracted and is not exact. Function names hold the loop's line and
+//     column and characters no identifier has (loop:p:7:3.x, loop:p:7:3?ok).
 //   - Terms ([Term]) are immutable; structurally equal terms have equal keys.
 //     The package knows nothing about SMT: encoders translate terms.
 //
 // # Limits
 //
-// At most [MaxPaths] paths per system; beyond that the system is unknown.
+// At most [MaxPaths] paths per system, [MaxPathSteps] nodes per path and
+// [MaxWork] nodes in all; beyond that the system is unknown. The last two
+// are far below the interpreter's block budget, so no path a system keeps
+// could run out of it.
 package ts

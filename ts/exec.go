@@ -9,6 +9,7 @@ import (
 
 // path is one symbolic execution path.
 type path struct {
+	steps  int // nodes run on this path
 	cond   []*Term
 	ovf    []*Term
 	env    map[*lang.Var]*Term // current values of globals and of the process's locals
@@ -19,6 +20,7 @@ type path struct {
 
 func (p *path) clone() *path {
 	q := &path{
+		steps:  p.steps,
 		cond:   append([]*Term(nil), p.cond...),
 		ovf:    append([]*Term(nil), p.ovf...),
 		env:    make(map[*lang.Var]*Term, len(p.env)),
@@ -47,6 +49,8 @@ type executor struct {
 	event  int
 	proc   *lang.Proc
 	paths  int
+	work   int // nodes run, over all paths
+	bnd    boundsMemo
 	failed string
 	abs    map[string]bool
 }
@@ -54,7 +58,7 @@ type executor struct {
 // Block builds the transition system of block b run by event e's process
 // (e is 0 or 1 and only decides the names of locals: v or v').
 func Block(b *lang.Block, e int, syms *Symbols) *System {
-	x := &executor{syms: syms, event: e, proc: b.Proc, abs: map[string]bool{}}
+	x := &executor{syms: syms, event: e, proc: b.Proc, abs: map[string]bool{}, bnd: boundsMemo{}}
 	sys := &System{Blocks: [2]*lang.Block{b}, Events: 1}
 	if e == 1 {
 		sys.Blocks = [2]*lang.Block{nil, b}
@@ -164,6 +168,16 @@ func (x *executor) local(p *path, fr *frame, v *lang.Var) *Term {
 // calls done with the path, the point (nil at the end) and the returned value.
 func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func(*path, *lang.Point, *Term)) {
 	for id != lang.End && x.failed == "" {
+		p.steps++
+		x.work++
+		switch {
+		case p.steps > MaxPathSteps:
+			x.fail("a path runs more than %d steps (a loop that goes round without reaching its interleaving point?)", MaxPathSteps)
+			return
+		case x.work > MaxWork:
+			x.fail("more than %d steps of symbolic execution", MaxWork)
+			return
+		}
 		n := nodes[id]
 		switch n.Kind {
 		case lang.NodePoint:
@@ -389,7 +403,7 @@ func (x *executor) noOverflow(p *path, v *Term) {
 	if v.Kind == KConst {
 		return
 	}
-	p.ovf = append(p.ovf, rangeGuards(v)...)
+	p.ovf = append(p.ovf, x.bnd.rangeGuards(v)...)
 }
 
 func (x *executor) binary(e *lang.BinaryExpr, p *path, fr *frame) []alt {

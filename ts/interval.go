@@ -14,9 +14,24 @@ var (
 	bigMax = big.NewInt(maxInt)
 )
 
+// boundsMemo remembers the bounds of terms: a term built step by step
+// (x + 1 + 1 + ... in an unrolled loop) would otherwise be walked again at
+// every step.
+type boundsMemo map[*Term]interval
+
 // bounds over-approximates the values an integer term can take when every
 // input is an int64 (params, globals, locals and array elements are).
-func bounds(t *Term) interval {
+func (m boundsMemo) bounds(t *Term) interval {
+	if b, ok := m[t]; ok {
+		return b
+	}
+	b := m.compute(t)
+	m[t] = b
+	return b
+}
+
+func (m boundsMemo) compute(t *Term) interval {
+	bounds := m.bounds
 	switch t.Kind {
 	case KConst:
 		v := big.NewInt(t.Val)
@@ -73,8 +88,8 @@ func mul(a, b *big.Int) *big.Int { return new(big.Int).Mul(a, b) }
 
 // rangeGuards returns the conditions under which t fits in int64, leaving
 // out the bounds t cannot cross.
-func rangeGuards(t *Term) []*Term {
-	b := bounds(t)
+func (m boundsMemo) rangeGuards(t *Term) []*Term {
+	b := m.bounds(t)
 	var out []*Term
 	if b.lo == nil || b.lo.Cmp(bigMin) < 0 {
 		out = append(out, Binary(lang.OpLe, Int(minInt), t))

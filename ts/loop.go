@@ -10,13 +10,15 @@ import (
 
 // abstractLoop replaces an in-block loop by uninterpreted functions (CDPOR
 // Def. 7): each variable the loop writes gets the value f_y(X), where X are
-// the values of the variables the loop reads; spawns inside the loop become
-// one opaque spawn term. The loop is deterministic, so equal inputs give
-// equal outputs in both orders: sound, and exact only when inputs differ
-// whenever the real outputs do, which we cannot know (the system is marked
-// abstracted). Whether the loop runs without error is a function ok(X) added
-// to the path condition, and whether it overflows a function noovf(X) added
-// to the overflow condition; the runtime evaluates both by running the loop.
+// the values of the variables the loop reads or writes; spawns inside the
+// loop become one opaque spawn term. The loop is deterministic, so equal
+// inputs give equal outputs in both orders: sound, and exact only when
+// inputs differ whenever the real outputs do, which we cannot know (the
+// system is marked abstracted). Whether the loop finishes normally (within
+// its step budget, lang.MaxSteps, with no runtime error, overflow included,
+// and no failed assert) is a function ok(X) added to the path condition:
+// every loop may run out of steps. The runtime evaluates these functions by
+// running the loop (dporrt.ICEnv.Apply).
 func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *frame) *path {
 	l := n.Loop
 	body := []*lang.Node{n}
@@ -56,29 +58,29 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 		ins = append(ins, v)
 		args = append(args, x.local(p, fr, v))
 	}
-	owner := x.proc.Name
+	owner, ownerLocals := x.proc.Name, x.proc.Locals
 	if fr != nil {
-		owner = fr.fn.Name
+		owner, ownerLocals = fr.fn.Name, fr.fn.Locals
 	}
-	base := fmt.Sprintf("loop:%s:%d", owner, n.Pos.Line)
-	x.abs[fmt.Sprintf("loop at %s (line %d) as uninterpreted functions of {%s}", owner, n.Pos.Line, varList(ins))] = true
+	base := fmt.Sprintf("loop:%s:%d:%d", owner, n.Pos.Line, n.Pos.Col)
 	mk := func(name string, kind FnKind, out *lang.Var, sort Sort) *Term {
-		f := &Fn{Name: name, Kind: kind, Proc: x.proc, Owner: owner, Line: n.Pos.Line, Loop: l, Out: out, Ins: ins, Sort: sort}
+		f := &Fn{Name: name, Kind: kind, Proc: x.proc, Owner: owner, Locals: ownerLocals, Line: n.Pos.Line, Col: n.Pos.Col,
+			Loop: l, Out: out, Ins: ins, Sort: sort}
 		p.fns[name] = f
 		return Apply(f, args...)
 	}
-	if eff.MayErr || eff.Asserts {
-		p.cond = append(p.cond, mk(base+":ok", FnLoopVar, nil, SortBool))
+	names := make([]string, len(ins))
+	for i, v := range ins {
+		names[i] = varName(ownerLocals, v)
 	}
-	if eff.Arith {
-		p.ovf = append(p.ovf, mk(base+":noovf", FnLoopVar, nil, SortBool))
-	}
+	x.abs[fmt.Sprintf("loop at %s (line %d, column %d) as uninterpreted functions of {%s}", owner, n.Pos.Line, n.Pos.Col, strings.Join(names, ", "))] = true
+	p.cond = append(p.cond, mk(base+"?ok", FnOK, nil, SortBool))
 	results := map[*lang.Var]*Term{}
 	for _, v := range writes {
 		if declared[v] {
 			continue
 		}
-		results[v] = mk(base+":"+v.Name, FnLoopVar, v, SortOf(v.Type))
+		results[v] = mk(base+"."+varName(ownerLocals, v), FnValue, v, SortOf(v.Type))
 	}
 	for v, t := range results {
 		if v.Kind == lang.Local && fr != nil {
@@ -88,16 +90,8 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 		}
 	}
 	if eff.Spawns {
-		s := mk(base+":spawns", FnLoopSpawns, nil, SortInt)
+		s := mk(base+"?spawns", FnSpawns, nil, SortInt)
 		p.spawns = append(p.spawns, Spawn{Args: []*Term{s}, Event: x.event})
 	}
 	return p
-}
-
-func varList(vs []*lang.Var) string {
-	names := make([]string, len(vs))
-	for i, v := range vs {
-		names[i] = v.Name
-	}
-	return strings.Join(names, ", ")
 }

@@ -76,6 +76,19 @@ func (s *System) Exact() bool { return s.Unknown == "" && len(s.Abstracted) == 0
 // MaxPaths bounds the paths of one system; beyond it the system is unknown.
 const MaxPaths = 4096
 
+// MaxWork bounds the nodes symbolic execution runs for one block, over all
+// its paths; beyond it the system is unknown. It also ends the unrolling of
+// a loop that holds an interleaving point but goes round without reaching
+// it. Being far below lang.MaxSteps, it means no path of a system runs out
+// of the block's step budget, so systems need not model that budget (in-block
+// loops have their own, in their ok function).
+const MaxWork = 1 << 16
+
+// MaxPathSteps bounds the nodes of one path; beyond it the system is
+// unknown. Terms grow along a path, so a long path costs its length
+// squared.
+const MaxPathSteps = 1 << 12
+
 // Symbols makes and remembers the input symbols of a program, so each
 // variable of each event has exactly one symbol.
 type Symbols struct {
@@ -106,25 +119,21 @@ func (s *Symbols) Local(v *lang.Var, e int) *Sym {
 	if sym, ok := s.byKey[key]; ok {
 		return sym
 	}
-	name := v.Name + s.slotSuffix(v) + strings.Repeat("'", e)
+	name := s.localName(v) + strings.Repeat("'", e)
 	sym := &Sym{Name: name, Sort: SortOf(v.Type), Kind: SymLocal, Event: e, Var: v}
 	s.byKey[key] = sym
 	return sym
 }
 
-// slotSuffix disambiguates locals of one proc that share a name (declared
-// in sibling scopes): the second and later get "#slot".
-func (s *Symbols) slotSuffix(v *lang.Var) string {
+// localName is lang.LocalName of a process local: v, or v#slot when an
+// earlier local of its proc has the same name.
+func (s *Symbols) localName(v *lang.Var) string {
 	for _, pr := range s.prog.Procs {
 		if v.Index < len(pr.Locals) && pr.Locals[v.Index] == v {
-			for _, o := range pr.Locals[:v.Index] {
-				if o.Name == v.Name {
-					return fmt.Sprintf("#%d", v.Index)
-				}
-			}
+			return lang.LocalName(pr.Locals, v)
 		}
 	}
-	return ""
+	return v.Name
 }
 
 // Param returns the symbol of a param.
@@ -156,3 +165,6 @@ func sortAssigns(as []Assign) {
 		return as[i].Var.Index < as[j].Var.Index
 	})
 }
+
+// A path of a system must not run out of the block's step budget unseen.
+var _ = [lang.MaxSteps - MaxWork]struct{}{}

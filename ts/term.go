@@ -49,27 +49,45 @@ func (s *Sym) String() string { return s.Name }
 // FnKind tells what an uninterpreted function abstracts.
 type FnKind uint8
 
-// Functions stand for the effect of an in-block loop on one variable, or for
-// the processes it spawns.
+// Functions stand for the effect of an in-block loop on one variable, for
+// whether the loop finishes normally, or for the processes it spawns.
 const (
-	FnLoopVar FnKind = iota
-	FnLoopSpawns
+	FnValue  FnKind = iota // the value of Out after the loop
+	FnOK                   // the loop finishes within the step budget, with no runtime error and no failed assert
+	FnSpawns               // the processes the loop spawns (an opaque multiset)
 )
 
-// Fn is an uninterpreted function (DESIGN decision 7, CDPOR Def. 7): the
-// value of Out after running Loop, as a function of the loop's inputs. The
-// same loop with the same inputs gives the same outputs, which is all the
-// abstraction assumes.
+// Fn is an uninterpreted function (DESIGN decision 7, CDPOR Def. 7): a
+// function of the values a loop starts from, standing for one aspect of
+// what the loop does. The same loop from the same values behaves the same
+// way, which is all the abstraction assumes.
+//
+// Names live in a namespace no program identifier reaches: the loop at line
+// 7, column 3 of proc p is loop:p:7:3; its functions are loop:p:7:3.x (the
+// value of x), loop:p:7:3?ok and loop:p:7:3?spawns.
 type Fn struct {
-	Name  string // e.g. loop7_x, for the loop headed at node 7 writing x
-	Kind  FnKind
-	Proc  *lang.Proc // the proc whose block holds the loop (directly or in a called func)
-	Owner string     // the proc or func whose body holds the loop
-	Line  int        // the loop's line
-	Loop  *lang.Loop
-	Out   *lang.Var // FnLoopVar: the variable
-	Ins   []*lang.Var
-	Sort  Sort
+	Name   string
+	Kind   FnKind
+	Proc   *lang.Proc  // the proc whose block holds the loop (directly or in a called func)
+	Owner  string      // the proc or func whose body holds the loop
+	Locals []*lang.Var // the owner's locals, by slot: Out and Ins are named among them
+	Line   int         // the loop's position
+	Col    int
+	Loop   *lang.Loop
+	Out    *lang.Var // FnValue: the variable
+	Ins    []*lang.Var
+	Sort   Sort
+}
+
+// VarName is the name of a variable of the loop among the owner's
+// variables (lang.LocalName for locals).
+func (f *Fn) VarName(v *lang.Var) string { return varName(f.Locals, v) }
+
+func varName(locals []*lang.Var, v *lang.Var) string {
+	if v.Kind == lang.Local {
+		return lang.LocalName(locals, v)
+	}
+	return v.Name
 }
 
 // Kind is the kind of a term.
