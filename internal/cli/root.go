@@ -119,6 +119,9 @@ found, 2 bad input or usage, 3 internal failure.`,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return checkFlags(cmd)
+		},
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
