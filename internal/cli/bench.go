@@ -223,8 +223,12 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 		}
 		defer os.RemoveAll(dir)
 		icPath = filepath.Join(dir, name+".ic.json")
-		if err := os.WriteFile(icPath, data, 0o644); err != nil {
-			return nil, &exitError{code: ExitInternal, err: err}
+		dst, err := prepareOutput("the runs' IC file", icPath)
+		if err == nil {
+			err = dst.write(data, nil)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	var rows []benchRow

@@ -63,6 +63,8 @@ func TestCommands(t *testing.T) {
 		{"max-events negative", []string{"run", "--max-events", "-4", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-events -4: must not be negative (0: no bound)"}},
 		{"bench timeout 0", []string{"bench", "--timeout", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"--timeout 0s: must be positive"}},
 		{"bench max-memory 0", []string{"bench", "--max-memory", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-memory 0: must be at least 1"}},
+		{"dot and svg to one stdout", []string{"explore", "--dot", "-", "--svg", "-", "../../testdata/fig1.blk"}, 2, nil, []string{"--dot and --svg both write to standard output"}},
+		{"help tells how files are written", []string{"synth", "--help"}, 0, []string{"Output files:", "stays what it is"}, nil},
 	})
 
 }

@@ -57,6 +57,8 @@ the papers' tools do; the default, dynamic, by the locations events really
 touched. cdpor always uses the static dependency: its uniformity condition
 needs a dependency that holds in every state.
 
+` + outputFilesHelp + `
+
 Exit code 1 when a violation or runtime error was found.`,
 		Example: `  icgen explore testdata/fig1.blk
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
@@ -79,6 +81,17 @@ Exit code 1 when a violation or runtime error was found.`,
 			if !strings.Contains(","+strings.Join(names, ",")+",", ","+algo+",") {
 				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
 			}
+			dot, err := prepareOutput("--dot", dotPath, args[0], icsPath)
+			if err != nil {
+				return err
+			}
+			svg, err := prepareOutput("--svg", svgPath, args[0], icsPath)
+			if err != nil {
+				return err
+			}
+			if err := distinctOutputs(dot, svg); err != nil {
+				return err
+			}
 			l, m, err := e.loadMachine(args[0], defs, asJSON)
 			if err != nil {
 				return err
@@ -96,7 +109,7 @@ Exit code 1 when a violation or runtime error was found.`,
 						float64(s.States)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
 				}
 			}
-			if dotPath != "" || svgPath != "" {
+			if dot != nil || svg != nil {
 				opts.Tree = &dporrt.Tree{}
 			}
 			res, err := dporrt.Explore(m, opts)
@@ -116,7 +129,7 @@ Exit code 1 when a violation or runtime error was found.`,
 			}
 			if opts.Tree != nil {
 				title := fmt.Sprintf("%s: %s, %d complete, %d blocked, %d states", l.path, opts.Algo, res.Traces, res.Blocked, res.States)
-				if err := writeTreeFiles(e, opts.Tree, title, dotPath, svgPath); err != nil {
+				if err := writeTreeFiles(e, opts.Tree, title, dot, svg); err != nil {
 					return err
 				}
 			}
@@ -144,7 +157,7 @@ Exit code 1 when a violation or runtime error was found.`,
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVar(&icsPath, "ics", "", "IC file for cdpor (default: synthesize the ICs first)")
-	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout)")
+	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout); see Output files")
 	f.StringVar(&svgPath, "svg", "", "write the explored execution tree as SVG to this file (needs Graphviz)")
 	return cmd
 }
