@@ -63,6 +63,12 @@ func TestCommands(t *testing.T) {
 		{"max-events negative", []string{"run", "--max-events", "-4", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-events -4: must not be negative (0: no bound)"}},
 		{"bench timeout 0", []string{"bench", "--timeout", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"--timeout 0s: must be positive"}},
 		{"bench max-memory 0", []string{"bench", "--max-memory", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-memory 0: must be at least 1"}},
+		// --timeout counts from the start: a bound that runs out while
+		// cdpor's ICs are synthesized stops explore as a timeout does.
+		{"timeout during synthesis", []string{"explore", "--algo", "cdpor", "--timeout", "1ns", "../../testdata/fig1.blk"}, 0,
+			[]string{"complete traces   0", "stopped early     timeout"}, []string{"--timeout 1ns ran out while synthesizing the ICs: nothing was explored"}},
+		{"timeout during synthesis, json", []string{"explore", "--algo", "cdpor", "--timeout", "1ns", "--json", "../../testdata/fig1.blk"}, 0,
+			[]string{`"traces": 0`, `"stopped_early": "timeout"`}, nil},
 		{"dot and svg to one stdout", []string{"explore", "--dot", "-", "--svg", "-", "../../testdata/fig1.blk"}, 2, nil, []string{"--dot and --svg both write to standard output"}},
 		{"help tells how files are written", []string{"synth", "--help"}, 0, []string{"Output files:", "stays what it is"}, nil},
 	})

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -68,22 +67,32 @@ smtlib (each constraint a define-fun over declared state variables).
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit}
 			showProgress := !quiet && isTerminal(e.stderr)
 			if showProgress {
 				opts.Progress = func(done, total int) {
-					fmt.Fprintf(e.stderr, "\rsynthesizing: %d/%d pairs", done, total)
+					if ctx.Err() == nil {
+						fmt.Fprintf(e.stderr, "\rsynthesizing: %d/%d pairs", done, total)
+					}
 				}
 			}
-			f, st, err := synth.Run(ctx, l.prog, opts)
+			type synthesized struct {
+				f  *ic.File
+				st *synth.Stats
+			}
+			r, err := await(ctx, func() (synthesized, error) {
+				f, st, err := synth.Run(ctx, l.prog, opts)
+				return synthesized{f, st}, err
+			})
 			if showProgress {
 				fmt.Fprint(e.stderr, "\r\033[K")
 			}
 			if err != nil {
 				return toolFailed(ctx, err, "interrupted: no file written")
 			}
+			f, st := r.f, r.st
 			var data []byte
 			switch format {
 			case "json":
