@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/icgen/icgen/allsat"
+	"github.com/icgen/icgen/audit"
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/synth"
@@ -61,7 +62,9 @@ needs a dependency that holds in every state.
 --timeout bounds the whole command from its start: loading, set-up and the
 synthesis of ICs for cdpor count. When it runs out during synthesis, nothing
 is explored and the report says the run stopped early at the timeout, as
-when it runs out while exploring.
+when it runs out while exploring. Given with --ics, the IC file must be this program's (same
+hash) and each constraint's text and SMT-LIB form must be its expression's
+(icgen check's test); otherwise explore refuses it (exit 2).
 
 ` + outputFilesHelp + `
 
@@ -204,7 +207,8 @@ interrupted (nothing is written then).`,
 var errTimedOut = errors.New("timed out")
 
 // exploreICs gives cdpor its ICs: the IC file at path, refused when made
-// for another program; else the program's proven commute declarations, when it
+// for another program or when a constraint's written forms disagree with
+// its expression; else the program's proven commute declarations, when it
 // has some; else the ICs synthesized now. Synthesis stops when ctx is done
 // (an interrupt, or the --timeout deadline, each pair bounded by timeout
 // when it is set), with context.Cause(ctx).
@@ -212,6 +216,9 @@ func (e *env) exploreICs(ctx context.Context, l *loaded, path string, timeout ti
 	if path != "" {
 		f, err := readICs(l, path)
 		if err != nil {
+			return nil, err
+		}
+		if err := consistentICs(l, path, f); err != nil {
 			return nil, err
 		}
 		return f, nil
@@ -257,6 +264,24 @@ func readICs(l *loaded, path string) (*ic.File, error) {
 		return nil, badInput("%s was made for another version of %s (its hash %.12s, the program's %.12s): run icgen synth again", path, l.path, f.Hash, l.prog.Hash)
 	}
 	return f, nil
+}
+
+// consistentICs refuses an IC file in which a constraint's text or
+// SMT-LIB form is not its expression's, as icgen check finds them: the
+// explorer evaluates the expression while a reader trusts the text, so
+// running with such a file would explore under constraints nobody read.
+func consistentICs(l *loaded, path string, f *ic.File) error {
+	var bad []string
+	for _, cl := range audit.FileClaims(f) {
+		if cl.Mismatch != "" {
+			bad = append(bad, fmt.Sprintf("  %s: %s", cl.Source, cl.Mismatch))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return badInput("%s: %d constraint%s whose written forms are not %s expression (explore evaluates the expression):\n%s\nicgen: run icgen check --ics %s %s for a full check, or icgen synth again",
+		path, len(bad), plural(len(bad)), map[bool]string{true: "its", false: "their"}[len(bad) == 1], strings.Join(bad, "\n"), path, l.path)
 }
 
 func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) {
