@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"syscall"
 )
 
@@ -14,10 +16,10 @@ import (
 const outputFilesHelp = `Output files: a new path or a regular file is written through a temporary
 file in its directory, renamed over it at the end (an existing file keeps
 its permissions; an interrupted run leaves the old file, never a partial
-one); a device, FIFO or socket (/dev/null, /dev/stdout) is written through
-and stays what it is; a symbolic link is followed and its target written
-(the link stays a link). A directory, a missing directory, or one of the
-command's input files is refused (exit 2).`
+one); a device, FIFO or socket (/dev/null), or an open file (/dev/stdout,
+/dev/fd/N), is written through and stays what it is; a symbolic link is
+followed and its target written (the link stays a link). A directory, a
+missing directory, or one of the command's input files is refused (exit 2).`
 
 // output is a file a command writes, named by the user on a flag (-o,
 // --dot, --svg); "-" is standard output. Every file icgen writes goes
@@ -28,7 +30,10 @@ command's input files is refused (exit 2).`
 //     end, so an interrupted or failed run leaves the old file (or none),
 //     never a partial one; an existing file keeps its permissions;
 //   - an existing device, FIFO or socket: opened and written through, never
-//     replaced (icgen synth -o /dev/null stays a device);
+//     replaced (icgen synth -o /dev/null stays a device); so is an open file
+//     named through /dev/fd or /dev/stdout (appending: a file the shell
+//     opened with >> keeps its start), and this process's own standard
+//     output is written as "-" is;
 //   - a symbolic link: resolved; its final target is written as above and
 //     the link stays a link (a dangling link gets its target created);
 //   - a directory: refused.
@@ -91,9 +96,14 @@ func distinctOutputs(outs ...*output) error {
 // kernel does (ELOOP).
 const maxLinks = 40
 
+// fdDir matches the directories of a process's open files, where /dev/fd
+// and /dev/stdout lead: their entries are links to open files, not paths.
+var fdDir = regexp.MustCompile(`^/proc/(self|thread-self|[0-9]+)(/task/[0-9]+)?/fd$`)
+
 // resolve follows path's symbolic links to the file the data goes to. It
 // returns that target and its info (nil when it does not exist yet), or a
-// bad-input error saying why the path cannot be written.
+// bad-input error saying why the path cannot be written. A link to an open
+// file (under /proc/PID/fd) is returned as it is, with its link's info.
 func (o *output) resolve() (string, fs.FileInfo, error) {
 	target := o.path
 	for links := 0; ; links++ {
@@ -114,6 +124,16 @@ func (o *output) resolve() (string, fs.FileInfo, error) {
 		}
 		target = filepath.Join(rdir, filepath.Base(target))
 		fi, err := os.Lstat(target)
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 && fdDir.MatchString(rdir) {
+			// /dev/stdout, /dev/fd/N: a file already open, which its
+			// link does not name.
+			if open, err := os.Stat(target); err == nil {
+				if err := o.notInput(open); err != nil {
+					return "", nil, err
+				}
+			}
+			return target, fi, nil
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return target, nil, nil
@@ -166,8 +186,17 @@ func (o *output) write(data []byte, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if fi != nil && !fi.Mode().IsRegular() {
-		return o.writeThrough(target, data)
+	switch {
+	case fi == nil:
+	case fi.Mode()&fs.ModeSymlink != 0: // an open file: /dev/stdout, /dev/fd/N
+		if target == filepath.Join("/proc", strconv.Itoa(os.Getpid()), "fd", "1") && stdout != nil {
+			// This process's standard output: write where the rest of
+			// the output goes, at its offset.
+			return (&output{flag: o.flag, path: "-"}).write(data, stdout)
+		}
+		return o.writeThrough(target, os.O_APPEND, data)
+	case !fi.Mode().IsRegular():
+		return o.writeThrough(target, 0, data)
 	}
 	perm := fs.FileMode(0o644)
 	if fi != nil {
@@ -176,10 +205,11 @@ func (o *output) write(data []byte, stdout io.Writer) error {
 	return o.writeAtomic(target, perm, data)
 }
 
-// writeThrough writes to an existing device, FIFO or socket: no temporary
-// file, no rename, no truncation.
-func (o *output) writeThrough(target string, data []byte) error {
-	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+// writeThrough writes to an existing device, FIFO or socket, or an open
+// file (with flag os.O_APPEND, so a file the shell opened with >> keeps
+// what it had): no temporary file, no rename, no truncation.
+func (o *output) writeThrough(target string, flag int, data []byte) error {
+	f, err := os.OpenFile(target, os.O_WRONLY|flag, 0)
 	if err != nil {
 		return o.fail(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -305,4 +306,49 @@ func noTempFiles(t *testing.T, dir string) {
 		}
 		return nil
 	})
+}
+
+// TestOutputOpenFiles: /dev/stdout and /dev/fd/N name files already open
+// (links under /proc/PID/fd that name no path): they are written through,
+// this process's standard output as "-" is, another open file appended to,
+// and an open input file is refused.
+func TestOutputOpenFiles(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog.blk")
+	mustWrite(t, prog, tinyProgram, 0o644)
+	out, errOut, code := icgen("synth", "-q", "--format", "text", "-o", "/dev/stdout", prog)
+	if code != 0 || !strings.HasPrefix(out, tinyHeader) {
+		t.Errorf("-o /dev/stdout: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	log := filepath.Join(dir, "log.txt")
+	mustWrite(t, log, "old content\n", 0o644)
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fd := "/dev/fd/" + strconv.Itoa(int(f.Fd()))
+	if _, errOut, code := icgen("synth", "-q", "--format", "text", "-o", fd, prog); code != 0 {
+		t.Fatalf("-o %s: exit %d: %s", fd, code, errOut)
+	}
+	if data, _ := os.ReadFile(log); !strings.HasPrefix(string(data), "old content\n"+tinyHeader) {
+		t.Errorf("-o %s: the open file holds %q", fd, data)
+	}
+	in, err := os.Open(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	fd = "/dev/fd/" + strconv.Itoa(int(in.Fd()))
+	if _, errOut, code := icgen("synth", "-q", "-o", fd, prog); code != 2 || !strings.Contains(errOut, "-o "+fd+" is the input file "+prog) {
+		t.Errorf("-o %s (the program, open): exit %d: %s", fd, code, errOut)
+	}
+	if data, _ := os.ReadFile(prog); string(data) != tinyProgram {
+		t.Errorf("the program was overwritten:\n%s", data)
+	}
+	noTempFiles(t, dir)
 }
