@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -64,7 +62,7 @@ failure.`,
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			opts := audit.Options{
 				Synth:        synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO},
@@ -74,10 +72,12 @@ failure.`,
 			showProgress := isTerminal(e.stderr)
 			if showProgress {
 				opts.Progress = func(stage string, done, total int) {
-					fmt.Fprintf(e.stderr, "\r\033[K%s: %d/%d pairs", stage, done, total)
+					if ctx.Err() == nil {
+						fmt.Fprintf(e.stderr, "\r\033[K%s: %d/%d pairs", stage, done, total)
+					}
 				}
 			}
-			r, err := audit.Run(ctx, m, opts)
+			r, err := await(ctx, func() (*audit.Report, error) { return audit.Run(ctx, m, opts) })
 			if showProgress {
 				fmt.Fprint(e.stderr, "\r\033[K")
 			}

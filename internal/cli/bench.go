@@ -75,6 +75,8 @@ the values of N on its "// sizes:" comment line (its default N without one);
 --sizes NAME=N,N,... overrides them for the program named NAME (file name
 without .blk).
 
+Interrupted (Ctrl-C), bench stops its runs and exits 130 without a table.
+
 Every run is a separate icgen process, so one blow-up cannot take the table
 down; its resident memory is watched and the run is stopped beyond
 --max-memory. sdpor and csdpor use --dep (static by default, as the papers'
@@ -120,12 +122,14 @@ tools do); cdpor always uses the static dependency.`,
 					return badInput("no FILE given and no testdata/bench/*.blk here")
 				}
 			}
-			b := &bencher{e: e, algos: list, timeout: timeout, dep: dep, maxMem: maxMem}
+			ctx, stop := interruptible(cmd.Context())
+			defer stop()
+			b := &bencher{e: e, ctx: ctx, algos: list, timeout: timeout, dep: dep, maxMem: maxMem}
 			var rows []benchRow
 			for _, file := range args {
 				r, err := b.program(file, over)
 				if err != nil {
-					return err
+					return toolFailed(ctx, err, "interrupted: no table written")
 				}
 				rows = append(rows, r...)
 			}
@@ -152,6 +156,7 @@ tools do); cdpor always uses the static dependency.`,
 
 type bencher struct {
 	e       *env
+	ctx     context.Context // an interrupt stops the runs
 	algos   []string
 	timeout time.Duration
 	dep     string
@@ -208,9 +213,12 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 	var icPath string
 	if slices.Contains(b.algos, "cdpor") {
 		start := time.Now()
-		f, _, err := synth.Run(context.Background(), l.prog, synth.Options{Workers: runtime.NumCPU()})
+		f, err := await(b.ctx, func() (*ic.File, error) {
+			f, _, err := synth.Run(b.ctx, l.prog, synth.Options{Workers: runtime.NumCPU()})
+			return f, err
+		})
 		if err != nil {
-			return nil, &exitError{code: ExitInternal, err: err}
+			return nil, toolFailed(b.ctx, err, "interrupted")
 		}
 		smt = time.Since(start).Seconds()
 		data, err := ic.Marshal(f)
@@ -223,8 +231,12 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 		}
 		defer os.RemoveAll(dir)
 		icPath = filepath.Join(dir, name+".ic.json")
-		if err := os.WriteFile(icPath, data, 0o644); err != nil {
-			return nil, &exitError{code: ExitInternal, err: err}
+		dst, err := prepareOutput("the runs' IC file", icPath)
+		if err == nil {
+			err = dst.write(data, nil)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	var rows []benchRow
@@ -232,6 +244,9 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 		row := benchRow{Bench: name, File: file, N: n, SMT: smt, Runs: map[string]benchRun{}}
 		for _, a := range b.algos {
 			r := b.run(file, a, n, icPath)
+			if b.ctx.Err() != nil {
+				return nil, context.Cause(b.ctx)
+			}
 			row.Runs[a] = r
 			if isTerminal(b.e.stderr) {
 				fmt.Fprintf(b.e.stderr, "%s N=%d %s: %s\n", name, n, a, r.summary())
@@ -271,7 +286,7 @@ func (b *bencher) run(file, algo string, n int64, icPath string) benchRun {
 	args = append(args, file)
 	// The run stops itself at the timeout; the hard limit is for a run that
 	// cannot (a single event that never ends is bounded by the step budget).
-	ctx, cancel := context.WithTimeout(context.Background(), b.timeout+30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, b.timeout+30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, self, args...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")

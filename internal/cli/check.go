@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -68,7 +66,7 @@ unreadable or stale IC file), 3 internal failure.`,
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			aopts := audit.Options{Tries: tries, CheckTimeout: checkTO}
 			var rep *audit.FileReport
@@ -76,13 +74,13 @@ unreadable or stale IC file), 3 internal failure.`,
 				if len(l.prog.Commutes) == 0 {
 					return badInput("%s declares no commute and --ics was not given: nothing to check (see icgen check --help)", l.path)
 				}
-				rep, err = checkDeclared(ctx, m, aopts)
+				rep, err = await(ctx, func() (*audit.FileReport, error) { return checkDeclared(ctx, m, aopts) })
 			} else {
 				var f *ic.File
-				if f, err = e.loadICs(l, icsPath); err != nil {
+				if f, err = readICs(l, icsPath); err != nil {
 					return err
 				}
-				rep, err = checkFile(ctx, m, f, aopts)
+				rep, err = await(ctx, func() (*audit.FileReport, error) { return checkFile(ctx, m, f, aopts) })
 			}
 			if err != nil {
 				return toolFailed(ctx, err, "interrupted")

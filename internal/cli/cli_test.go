@@ -45,6 +45,32 @@ func TestCommands(t *testing.T) {
 		{"version", []string{"--version"}, 0, []string{"icgen " + Version}, nil},
 		{"help has examples", []string{"run", "--help"}, 0, []string{"Examples:", "icgen run"}, nil},
 		{"a finding exits 1 with the tree on stdout", []string{"explore", "--dot", "-", "-D", "c=-1", "../../testdata/counter.blk"}, 1, []string{"digraph explore"}, nil},
+		// A -D given twice is refused, not last-wins.
+		{"define twice", []string{"run", "-D", "z=1", "-D", "z=2", "../../testdata/fig1.blk"}, 2, nil, []string{"-D z is set twice (-D z=1 and -D z=2)"}},
+		{"define twice, spaced", []string{"explore", "-D", "z=1", "-D", " z = 1", "../../testdata/fig1.blk"}, 2, nil, []string{"-D z is set twice"}},
+		{"two defines", []string{"run", "-D", "z=-1", "-D", "x=0", "../../testdata/fig1.blk"}, 0, []string{"z = 0"}, nil},
+		// Numeric flags below their floor name the flag; 0 stays allowed
+		// where the help says what it means.
+		{"jobs 0", []string{"synth", "-j", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"-j/--jobs 0: must be at least 1"}},
+		{"jobs negative", []string{"audit", "--jobs=-2", "../../testdata/fig1.blk"}, 2, nil, []string{"-j/--jobs -2: must be at least 1"}},
+		{"synth timeout negative", []string{"synth", "--timeout", "-1s", "../../testdata/fig1.blk"}, 2, nil, []string{"--timeout -1s: must not be negative (0: none)"}},
+		{"check-timeout 0", []string{"synth", "--check-timeout", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"--check-timeout 0s: must be positive"}},
+		{"tries 0", []string{"check", "--tries", "0", "../../testdata/counter.blk"}, 2, nil, []string{"--tries 0: must be at least 1"}},
+		{"max-states negative", []string{"explore", "--max-states", "-1", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-states -1: must not be negative (0: no bound)"}},
+		{"max-traces negative", []string{"explore", "--max-traces", "-1", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-traces -1"}},
+		{"explore timeout negative", []string{"explore", "--timeout", "-2s", "../../testdata/fig1.blk"}, 2, nil, []string{"--timeout -2s: must not be negative (0: no bound)"}},
+		{"max-states 0 is no bound", []string{"explore", "--max-states", "0", "--algo", "dfs", "../../testdata/fig1.blk"}, 0, []string{"complete traces   6"}, nil},
+		{"max-events negative", []string{"run", "--max-events", "-4", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-events -4: must not be negative (0: no bound)"}},
+		{"bench timeout 0", []string{"bench", "--timeout", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"--timeout 0s: must be positive"}},
+		{"bench max-memory 0", []string{"bench", "--max-memory", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-memory 0: must be at least 1"}},
+		// --timeout counts from the start: a bound that runs out while
+		// cdpor's ICs are synthesized stops explore as a timeout does.
+		{"timeout during synthesis", []string{"explore", "--algo", "cdpor", "--timeout", "1ns", "../../testdata/fig1.blk"}, 0,
+			[]string{"complete traces   0", "stopped early     timeout"}, []string{"--timeout 1ns ran out while synthesizing the ICs: nothing was explored"}},
+		{"timeout during synthesis, json", []string{"explore", "--algo", "cdpor", "--timeout", "1ns", "--json", "../../testdata/fig1.blk"}, 0,
+			[]string{`"traces": 0`, `"stopped_early": "timeout"`}, nil},
+		{"dot and svg to one stdout", []string{"explore", "--dot", "-", "--svg", "-", "../../testdata/fig1.blk"}, 2, nil, []string{"--dot and --svg both write to standard output"}},
+		{"help tells how files are written", []string{"synth", "--help"}, 0, []string{"Output files:", "stays what it is"}, nil},
 	})
 
 }

@@ -54,31 +54,26 @@ func writeDot(w io.Writer, t *dporrt.Tree, title string) {
 	fmt.Fprintln(w, "}")
 }
 
-// writeTreeFiles writes the tree as DOT to dotPath and, through Graphviz,
-// as SVG to svgPath (either may be empty; "-" is standard output).
-func writeTreeFiles(e *env, t *dporrt.Tree, title, dotPath, svgPath string) error {
+// writeTreeFiles writes the tree as DOT to dot and, through Graphviz, as
+// SVG to svg (either may be nil).
+func writeTreeFiles(e *env, t *dporrt.Tree, title string, dot, svg *output) error {
 	var b bytes.Buffer
 	writeDot(&b, t, title)
-	if dotPath != "" {
-		if err := writeAtomic(dotPath, b.Bytes(), e.stdout); err != nil {
-			return badInput("--dot: %v", unwrapPathError(err))
-		}
+	if err := dot.write(b.Bytes(), e.stdout); err != nil {
+		return err
 	}
-	if svgPath == "" {
+	if svg == nil {
 		return nil
 	}
-	dot, err := exec.LookPath("dot")
+	prog, err := exec.LookPath("dot")
 	if err != nil {
 		return badInput("--svg needs Graphviz's dot program (apt-get install graphviz); --dot writes the DOT text without it")
 	}
 	var out, errOut bytes.Buffer
-	c := exec.Command(dot, "-Tsvg")
+	c := exec.Command(prog, "-Tsvg")
 	c.Stdin, c.Stdout, c.Stderr = &b, &out, &errOut
 	if err := c.Run(); err != nil {
 		return &exitError{code: ExitInternal, err: fmt.Errorf("dot -Tsvg: %v: %s", err, strings.TrimSpace(errOut.String()))}
 	}
-	if err := writeAtomic(svgPath, out.Bytes(), e.stdout); err != nil {
-		return badInput("--svg: %v", unwrapPathError(err))
-	}
-	return nil
+	return svg.write(out.Bytes(), e.stdout)
 }

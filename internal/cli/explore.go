@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/icgen/icgen/allsat"
+	"github.com/icgen/icgen/audit"
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/synth"
@@ -57,7 +59,17 @@ the papers' tools do; the default, dynamic, by the locations events really
 touched. cdpor always uses the static dependency: its uniformity condition
 needs a dependency that holds in every state.
 
-Exit code 1 when a violation or runtime error was found.`,
+--timeout bounds the whole command from its start: loading, set-up and the
+synthesis of ICs for cdpor count. When it runs out during synthesis, nothing
+is explored and the report says the run stopped early at the timeout, as
+when it runs out while exploring. Given with --ics, the IC file must be this program's (same
+hash) and each constraint's text and SMT-LIB form must be its expression's
+(icgen check's test); otherwise explore refuses it (exit 2).
+
+` + outputFilesHelp + `
+
+Exit code 1 when a violation or runtime error was found, 130 when
+interrupted (nothing is written then).`,
 		Example: `  icgen explore testdata/fig1.blk
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
   icgen explore --dep static --max-states 100000 testdata/fib.blk
@@ -68,7 +80,10 @@ Exit code 1 when a violation or runtime error was found.`,
   icgen explore --algo cdpor --dot fig1.dot --svg fig1.svg testdata/fig1.blk`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := dporrt.Options{Algo: dporrt.Algorithm(algo), MaxTraces: maxTraces, MaxStates: maxStates, Timeout: timeout, StopOnViolation: stop}
+			// --timeout bounds the whole command: loading, synthesis of
+			// the ICs and exploration.
+			start := time.Now()
+			opts := dporrt.Options{Algo: dporrt.Algorithm(algo), MaxTraces: maxTraces, MaxStates: maxStates, StopOnViolation: stop}
 			switch dep {
 			case "dynamic":
 			case "static":
@@ -79,32 +94,71 @@ Exit code 1 when a violation or runtime error was found.`,
 			if !strings.Contains(","+strings.Join(names, ",")+",", ","+algo+",") {
 				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
 			}
+			if opts.Algo != dporrt.CDPOR && icsPath != "" {
+				return badInput("--ics is only used by --algo cdpor")
+			}
+			dot, err := prepareOutput("--dot", dotPath, args[0], icsPath)
+			if err != nil {
+				return err
+			}
+			svg, err := prepareOutput("--svg", svgPath, args[0], icsPath)
+			if err != nil {
+				return err
+			}
+			if err := distinctOutputs(dot, svg); err != nil {
+				return err
+			}
+			ctx, stopSignals := interruptible(cmd.Context())
+			defer stopSignals()
+			bounded := ctx // ctx with the --timeout deadline
+			deadline := start.Add(timeout)
+			if timeout > 0 {
+				var cancel context.CancelFunc
+				bounded, cancel = context.WithDeadlineCause(ctx, deadline, errTimedOut)
+				defer cancel()
+			}
 			l, m, err := e.loadMachine(args[0], defs, asJSON)
 			if err != nil {
 				return err
 			}
+			var res *dporrt.Result
 			if opts.Algo == dporrt.CDPOR {
-				if opts.ICs, err = e.loadICs(l, icsPath); err != nil {
-					return err
+				opts.ICs, err = e.exploreICs(bounded, l, icsPath, timeout)
+				switch {
+				case errors.Is(err, errTimedOut):
+					fmt.Fprintf(e.stderr, "icgen: --timeout %s ran out while synthesizing the ICs: nothing was explored\n", timeout)
+					res = &dporrt.Result{Dep: dporrt.Static, Cut: true, CutBy: "timeout"}
+				case err != nil:
+					return toolFailed(ctx, err, "interrupted: nothing explored")
 				}
-			} else if icsPath != "" {
-				return badInput("--ics is only used by --algo cdpor")
+			}
+			if res == nil && timeout > 0 {
+				if opts.Timeout = time.Until(deadline); opts.Timeout <= 0 {
+					res = &dporrt.Result{Dep: opts.Dep, Cut: true, CutBy: "timeout"}
+					if opts.Algo == dporrt.CDPOR {
+						res.Dep = dporrt.Static
+					}
+				}
 			}
 			if isTerminal(e.stderr) && !asJSON {
 				opts.Progress = func(s dporrt.Stats) {
-					fmt.Fprintf(e.stderr, "\rexploring: %d traces, %d states, %.0f states/s, %s", s.Traces, s.States,
-						float64(s.States)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
+					if ctx.Err() == nil {
+						fmt.Fprintf(e.stderr, "\rexploring: %d traces, %d states, %.0f states/s, %s", s.Traces, s.States,
+							float64(s.States)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
+					}
 				}
 			}
-			if dotPath != "" || svgPath != "" {
+			if dot != nil || svg != nil {
 				opts.Tree = &dporrt.Tree{}
 			}
-			res, err := dporrt.Explore(m, opts)
-			if opts.Progress != nil {
-				fmt.Fprint(e.stderr, "\r\033[K")
-			}
-			if err != nil {
-				return &exitError{code: ExitInternal, err: err}
+			if res == nil {
+				res, err = await(ctx, func() (*dporrt.Result, error) { return dporrt.Explore(m, opts) })
+				if opts.Progress != nil {
+					fmt.Fprint(e.stderr, "\r\033[K")
+				}
+				if err != nil {
+					return toolFailed(ctx, err, "interrupted: nothing written")
+				}
 			}
 			// Peak memory: the process's peak resident set where the
 			// system tells it, else the heap obtained from the system.
@@ -116,7 +170,7 @@ Exit code 1 when a violation or runtime error was found.`,
 			}
 			if opts.Tree != nil {
 				title := fmt.Sprintf("%s: %s, %d complete, %d blocked, %d states", l.path, opts.Algo, res.Traces, res.Blocked, res.States)
-				if err := writeTreeFiles(e, opts.Tree, title, dotPath, svgPath); err != nil {
+				if err := writeTreeFiles(e, opts.Tree, title, dot, svg); err != nil {
 					return err
 				}
 			}
@@ -140,22 +194,40 @@ Exit code 1 when a violation or runtime error was found.`,
 	f.StringVar(&dep, "dep", "dynamic", "dependency: dynamic (locations touched) or static (syntactic sets)")
 	f.IntVar(&maxTraces, "max-traces", 0, "stop after this many complete traces (0: no bound)")
 	f.IntVar(&maxStates, "max-states", 0, "stop after this many states (0: no bound)")
-	f.DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")
+	f.DurationVar(&timeout, "timeout", 0, "stop after this long, counted from the start: loading and IC synthesis included (0: no bound)")
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVar(&icsPath, "ics", "", "IC file for cdpor (default: synthesize the ICs first)")
-	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout)")
+	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout); see Output files")
 	f.StringVar(&svgPath, "svg", "", "write the explored execution tree as SVG to this file (needs Graphviz)")
 	return cmd
 }
 
-// loadICs reads the IC file at path, refusing one made for another
-// program, or synthesizes the ICs when path is empty.
-func (e *env) loadICs(l *loaded, path string) (*ic.File, error) {
-	if path == "" && len(l.prog.Commutes) > 0 {
-		rs, err := synth.Declared(context.Background(), l.prog, synth.Options{})
+// errTimedOut is the cause of a context whose --timeout deadline passed.
+var errTimedOut = errors.New("timed out")
+
+// exploreICs gives cdpor its ICs: the IC file at path, refused when made
+// for another program or when a constraint's written forms disagree with
+// its expression; else the program's proven commute declarations, when it
+// has some; else the ICs synthesized now. Synthesis stops when ctx is done
+// (an interrupt, or the --timeout deadline, each pair bounded by timeout
+// when it is set), with context.Cause(ctx).
+func (e *env) exploreICs(ctx context.Context, l *loaded, path string, timeout time.Duration) (*ic.File, error) {
+	if path != "" {
+		f, err := readICs(l, path)
 		if err != nil {
-			return nil, &exitError{code: ExitInternal, err: err}
+			return nil, err
+		}
+		if err := consistentICs(l, path, f); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	opts := synth.Options{Timeout: timeout}
+	if len(l.prog.Commutes) > 0 {
+		rs, err := await(ctx, func() ([]synth.DeclaredResult, error) { return synth.Declared(ctx, l.prog, opts) })
+		if err != nil {
+			return nil, err
 		}
 		proven := 0
 		for _, r := range rs {
@@ -171,13 +243,15 @@ func (e *env) loadICs(l *loaded, path string) (*ic.File, error) {
 		}
 		return f, nil
 	}
-	if path == "" {
-		f, _, err := synth.Run(context.Background(), l.prog, synth.Options{})
-		if err != nil {
-			return nil, &exitError{code: ExitInternal, err: err}
-		}
-		return f, nil
-	}
+	return await(ctx, func() (*ic.File, error) {
+		f, _, err := synth.Run(ctx, l.prog, opts)
+		return f, err
+	})
+}
+
+// readICs reads the IC file at path, refusing one made for another
+// version of the program.
+func readICs(l *loaded, path string) (*ic.File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, badInput("%v", unwrapPathError(err))
@@ -190,6 +264,24 @@ func (e *env) loadICs(l *loaded, path string) (*ic.File, error) {
 		return nil, badInput("%s was made for another version of %s (its hash %.12s, the program's %.12s): run icgen synth again", path, l.path, f.Hash, l.prog.Hash)
 	}
 	return f, nil
+}
+
+// consistentICs refuses an IC file in which a constraint's text or
+// SMT-LIB form is not its expression's, as icgen check finds them: the
+// explorer evaluates the expression while a reader trusts the text, so
+// running with such a file would explore under constraints nobody read.
+func consistentICs(l *loaded, path string, f *ic.File) error {
+	var bad []string
+	for _, cl := range audit.FileClaims(f) {
+		if cl.Mismatch != "" {
+			bad = append(bad, fmt.Sprintf("  %s: %s", cl.Source, cl.Mismatch))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return badInput("%s: %d constraint%s whose written forms are not %s expression (explore evaluates the expression):\n%s\nicgen: run icgen check --ics %s %s for a full check, or icgen synth again",
+		path, len(bad), plural(len(bad)), map[bool]string{true: "its", false: "their"}[len(bad) == 1], strings.Join(bad, "\n"), path, l.path)
 }
 
 func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) {

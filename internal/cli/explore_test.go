@@ -68,3 +68,42 @@ func TestExploreCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreInconsistentICs: explore --ics refuses an IC file in which a
+// constraint's text or SMT-LIB form is not its expression's (the explorer
+// evaluates the expression), naming the pair and the constraint, as icgen
+// check reports it.
+func TestExploreInconsistentICs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "fig1.ic.json")
+	if _, stderr, code := icgen("synth", "-q", "-o", good, "../../testdata/fig1.blk"); code != ExitOK {
+		t.Fatalf("synth: %s", stderr)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(name, old, new string) string {
+		t.Helper()
+		if strings.Count(string(data), old) != 1 {
+			t.Fatalf("%q is not once in the IC file", old)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	text := edit("text.ic.json", `"text": "z <= -1"`, `"text": "z <= -5"`)
+	smt := edit("smt.ic.json", `"smtlib": "(<= z (- 1))"`, `"smtlib": "(<= z 7)"`)
+	runCases(t, []cliCase{
+		{"consistent", []string{"explore", "--algo", "cdpor", "--ics", good, "../../testdata/fig1.blk"}, 0, []string{"complete traces   1"}, nil},
+		{"text", []string{"explore", "--algo", "cdpor", "--ics", text, "../../testdata/fig1.blk"}, 2, nil,
+			[]string{text + ": 1 constraint whose written forms are not its expression", `I(p, q') constraint 1: its text "z <= -5" is not its expression, z <= -1`, "icgen check --ics " + text}},
+		{"smtlib", []string{"explore", "--algo", "cdpor", "--ics", smt, "../../testdata/fig1.blk"}, 2, nil,
+			[]string{`I(p, q') constraint 1: its SMT-LIB form (<= z 7) is not its expression's`}},
+		// check reports the same problem as a finding.
+		{"check", []string{"check", "--ics", text, "../../testdata/fig1.blk"}, 1, []string{`inconsistent: its text "z <= -5"`}, nil},
+	})
+}

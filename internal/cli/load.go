@@ -87,9 +87,10 @@ func defineFlag(f *pflag.FlagSet, defs *[]string) {
 }
 
 // parseDefines turns -D NAME=VALUE flags into a map. Values are integers or
-// true/false.
+// true/false. A name given twice is refused rather than the last one taken.
 func parseDefines(defs []string) (map[string]int64, error) {
 	out := map[string]int64{}
+	given := map[string]string{}
 	for _, d := range defs {
 		name, val, ok := strings.Cut(d, "=")
 		name = strings.TrimSpace(name)
@@ -110,6 +111,10 @@ func parseDefines(defs []string) (map[string]int64, error) {
 			}
 			v = n
 		}
+		if first, ok := given[name]; ok {
+			return nil, badInput("-D %s is set twice (-D %s and -D %s): give it once", name, first, d)
+		}
+		given[name] = d
 		out[name] = v
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
 
@@ -18,6 +19,9 @@ const (
 	ExitFindings = 1 // violations or runtime errors found, or constraints not proven
 	ExitBadInput = 2 // bad input or usage
 	ExitInternal = 3 // the tool failed
+	// ExitInterrupted is the exit of a command stopped by an interrupt
+	// (Ctrl-C), as a shell reports a process killed by SIGINT.
+	ExitInterrupted = 130
 )
 
 // Version is the release version; builds from a checkout add the VCS revision.
@@ -47,12 +51,93 @@ var reported = &exitError{code: ExitBadInput}
 func findings() error { return &exitError{code: ExitFindings} }
 
 // toolFailed is the internal-failure exit for err, or, when ctx was
-// cancelled (an interrupt), for the message interrupted.
+// interrupted, the interrupted exit with the message interrupted.
 func toolFailed(ctx context.Context, err error, interrupted string) error {
-	if ctx.Err() != nil {
-		err = errors.New(interrupted)
+	if wasInterrupted(ctx) {
+		return &exitError{code: ExitInterrupted, err: errors.New(interrupted)}
+	}
+	var xe *exitError
+	if errors.As(err, &xe) {
+		return err
 	}
 	return &exitError{code: ExitInternal, err: err}
+}
+
+// errInterrupted is the cause of a context cancelled by an interrupt.
+var errInterrupted = errors.New("interrupted")
+
+// interruptible returns a context that an interrupt (SIGINT, Ctrl-C)
+// cancels with the cause errInterrupted, and a function that stops
+// listening. Commands that may run long listen; the others keep the
+// default (the process dies at once).
+func interruptible(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	go func() {
+		select {
+		case <-sig:
+			cancel(errInterrupted)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		cancel(nil)
+	}
+}
+
+// wasInterrupted reports whether ctx was cancelled by an interrupt.
+func wasInterrupted(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errInterrupted)
+}
+
+// await runs f in a goroutine of its own and returns its results, or
+// context.Cause(ctx) as soon as ctx is done. The library calls it wraps
+// look at a context only between coarse steps (synthesis between pairs, and
+// one pair can take long) or not at all (exploration), while an
+// interrupted or timed-out command must return now: the abandoned call's
+// results are dropped, and it ends with the process. A panic in f is an
+// internal failure, reported as Execute reports one.
+func await[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	if ctx.Err() != nil {
+		var zero T
+		return zero, context.Cause(ctx)
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				var zero T
+				ch <- result{zero, &exitError{code: ExitInternal, err: panicError(r)}}
+			}
+		}()
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil && ctx.Err() != nil {
+			return r.v, context.Cause(ctx)
+		}
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, context.Cause(ctx)
+	}
+}
+
+// panicError describes a recovered panic, with its stack when ICGEN_DEBUG
+// is set.
+func panicError(r any) error {
+	if os.Getenv("ICGEN_DEBUG") != "" {
+		return fmt.Errorf("internal error: %v\n%s", r, debug.Stack())
+	}
+	return fmt.Errorf("internal error: %v\nicgen: please report this with the input that caused it (ICGEN_DEBUG=1 prints a stack trace)", r)
 }
 
 // env is what commands write to; tests inject buffers.
@@ -63,21 +148,22 @@ type env struct {
 // Execute runs icgen with args and returns the exit code. It never panics:
 // a panic in a command is reported as an internal failure (exit 3).
 func Execute(args []string, stdout, stderr io.Writer) (code int) {
+	return execute(context.Background(), args, stdout, stderr)
+}
+
+// execute is Execute under ctx; tests cancel ctx with the cause
+// errInterrupted to act as an interrupt.
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "icgen: internal error: %v\n", r)
-			if os.Getenv("ICGEN_DEBUG") != "" {
-				fmt.Fprintf(stderr, "%s", debug.Stack())
-			} else {
-				fmt.Fprintln(stderr, "icgen: please report this with the input that caused it (ICGEN_DEBUG=1 prints a stack trace)")
-			}
+			fmt.Fprintf(stderr, "icgen: %v\n", panicError(r))
 			code = ExitInternal
 		}
 	}()
 	e := &env{stdout: stdout, stderr: stderr}
 	root := newRoot(e)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}
@@ -107,7 +193,7 @@ that use them.
 Programs are written in a small language (.blk files): see docs/language.md.
 
 Exit codes: 0 fine, 1 violations, runtime errors, or constraints not proven
-found, 2 bad input or usage, 3 internal failure.`,
+found, 2 bad input or usage, 3 internal failure, 130 interrupted (Ctrl-C).`,
 		Example: `  icgen parse testdata/fig1.blk                  # blocks and their read/write sets
   icgen synth --format text -o - testdata/fig1.blk  # the ICs of every pair of blocks
   icgen synth testdata/fib.blk                   # writes testdata/fib.ic.json
@@ -119,6 +205,9 @@ found, 2 bad input or usage, 3 internal failure.`,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return checkFlags(cmd)
+		},
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)

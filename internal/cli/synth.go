@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -44,7 +43,9 @@ where neither order overflows int64, and both must hold.
 Params stay symbolic: one IC file serves every value of -D.
 
 Formats: json (the IC file, docs/ic-format.md), text (one line per pair),
-smtlib (each constraint a define-fun over declared state variables).`,
+smtlib (each constraint a define-fun over declared state variables).
+
+` + outputFilesHelp,
 		Example: `  icgen synth testdata/fig1.blk                 # writes testdata/fig1.ic.json
   icgen synth --format text testdata/fib.blk -o -  # readable summary on stdout
   icgen synth -j 2 --timeout 10s -o fib.ic.json testdata/fib.blk`,
@@ -62,22 +63,36 @@ smtlib (each constraint a define-fun over declared state variables).`,
 			if out == "" {
 				out = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + map[string]string{"json": ".ic.json", "text": ".ic.txt", "smtlib": ".ic.smt2"}[format]
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			dst, err := prepareOutput("-o", out, args[0])
+			if err != nil {
+				return err
+			}
+			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit}
 			showProgress := !quiet && isTerminal(e.stderr)
 			if showProgress {
 				opts.Progress = func(done, total int) {
-					fmt.Fprintf(e.stderr, "\rsynthesizing: %d/%d pairs", done, total)
+					if ctx.Err() == nil {
+						fmt.Fprintf(e.stderr, "\rsynthesizing: %d/%d pairs", done, total)
+					}
 				}
 			}
-			f, st, err := synth.Run(ctx, l.prog, opts)
+			type synthesized struct {
+				f  *ic.File
+				st *synth.Stats
+			}
+			r, err := await(ctx, func() (synthesized, error) {
+				f, st, err := synth.Run(ctx, l.prog, opts)
+				return synthesized{f, st}, err
+			})
 			if showProgress {
 				fmt.Fprint(e.stderr, "\r\033[K")
 			}
 			if err != nil {
 				return toolFailed(ctx, err, "interrupted: no file written")
 			}
+			f, st := r.f, r.st
 			var data []byte
 			switch format {
 			case "json":
@@ -90,8 +105,8 @@ smtlib (each constraint a define-fun over declared state variables).`,
 			case "smtlib":
 				data = []byte(smtlibICs(f))
 			}
-			if err := writeAtomic(out, data, e.stdout); err != nil {
-				return &exitError{code: ExitInternal, err: err}
+			if err := dst.write(data, e.stdout); err != nil {
+				return err
 			}
 			if !quiet {
 				dest := out
@@ -105,7 +120,7 @@ smtlib (each constraint a define-fun over declared state variables).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "output file (- for stdout; default: FILE with .ic.json, .ic.txt or .ic.smt2)")
+	f.StringVarP(&out, "output", "o", "", "output file (- for stdout; default: FILE with .ic.json, .ic.txt or .ic.smt2); see Output files")
 	f.StringVar(&format, "format", "json", "json, text or smtlib")
 	f.IntVarP(&workers, "jobs", "j", 0, "parallel workers (default: number of CPUs)")
 	f.DurationVar(&timeout, "timeout", 30*time.Second, "budget per pair; a pair that runs out is unknown (0: none)")
@@ -118,33 +133,6 @@ smtlib (each constraint a define-fun over declared state variables).`,
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// writeAtomic writes data to path through a temporary file and a rename, so
-// an interrupted run leaves no partial file. "-" writes to stdout.
-func writeAtomic(path string, data []byte, stdout io.Writer) error {
-	if path == "-" {
-		_, err := stdout.Write(data)
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // textICs renders one line per pair: I(a,b) = {constraints} [status].
