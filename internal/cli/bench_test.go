@@ -11,6 +11,10 @@ import (
 // TestMain lets icgen bench start this test binary as its child icgen.
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
+		if os.Getenv(readyEnv) == "1" { // tell the parent, on fd 3, when interrupts are caught
+			ready := os.NewFile(3, "ready")
+			listening = func() { ready.Write([]byte{1}); ready.Close() }
+		}
 		os.Exit(Execute(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

@@ -77,6 +77,10 @@ proc start(int k) { if (k > 0) { spawn add(); spawn start(k - 1); } }
 init { spawn start(N); }
 `
 
+// readyEnv asks a child icgen to write a byte on fd 3 once it catches
+// interrupts.
+const readyEnv = "ICGEN_CLI_TEST_READY"
+
 // TestInterruptSignal sends a real SIGINT to an icgen process (this test
 // binary, as TestMain runs it) while it synthesizes or explores: it must
 // exit 130 at once, with a message and no stack trace, leaving no output
@@ -101,13 +105,24 @@ func TestInterruptSignal(t *testing.T) {
 			mustWrite(t, filepath.Join(dir, "prog.blk"), tc.src, 0o644)
 			cmd := exec.Command(self, append(tc.args, "prog.blk")...)
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), childEnv+"=1")
+			cmd.Env = append(os.Environ(), childEnv+"=1", readyEnv+"=1")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			ready, tell, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.ExtraFiles = []*os.File{tell} // fd 3: one byte once interrupts are caught
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(time.Second) // loaded, and working
+			tell.Close()
+			if _, err := ready.Read(make([]byte, 1)); err != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("the child never listened for interrupts: %v\n%s", err, stderr.String())
+			}
+			ready.Close()
 			cmd.Process.Signal(os.Interrupt)
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()

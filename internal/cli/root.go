@@ -74,6 +74,9 @@ func interruptible(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
+	if listening != nil {
+		listening()
+	}
 	go func() {
 		select {
 		case <-sig:
@@ -86,6 +89,10 @@ func interruptible(parent context.Context) (context.Context, func()) {
 		cancel(nil)
 	}
 }
+
+// listening, when set, is called once an interrupt is listened for (a
+// test's hook: it sends the signal only then).
+var listening func()
 
 // wasInterrupted reports whether ctx was cancelled by an interrupt.
 func wasInterrupted(ctx context.Context) bool {
