@@ -117,12 +117,13 @@ func checkFile(ctx context.Context, m *dporrt.Machine, f *ic.File, opts audit.Op
 	return c.CheckFile(ctx, f)
 }
 
-// checkDeclared proves the commute declarations of m's program. Each is
-// turned into a constraint over the pair (synth.Declared, which also
-// proves it and adds the overflow guard a proven one needs) and checked as
-// a claim located at its declaration, so an unsound one gets a witness
-// confirmed by running both orders. A claim is proven only when both say
-// so, as explore uses only what synth.Declared proves.
+// checkDeclared proves the commute declarations of m's program. The
+// verdict proven is synth.Declared's, the one judgement explore uses: a
+// declaration is proven exactly when explore --algo cdpor uses it. Every
+// other declaration is then checked as a claim located at its declaration
+// (audit.Checker), so an unsound one gets a witness confirmed by running
+// both orders; a claim the checker proves but synth.Declared does not
+// (no overflow guard could be given) stays unknown.
 func checkDeclared(ctx context.Context, m *dporrt.Machine, opts audit.Options) (*audit.FileReport, error) {
 	rs, err := synth.Declared(ctx, m.Prog, synth.Options{CheckTimeout: opts.CheckTimeout})
 	if err != nil {
@@ -137,7 +138,11 @@ func checkDeclared(ctx context.Context, m *dporrt.Machine, opts audit.Options) (
 	for _, r := range rs {
 		cl := audit.Claim{A: r.A, B: r.B, Expr: r.Constraint.Expr, NoOverflow: r.NoOverflow,
 			Source: "declared: " + lang.CommuteString(r.Commute), Pos: r.Commute.Pos}
-		if cl.Expr == nil { // the condition has no IC form
+		switch {
+		case r.Verdict == allsat.Proven:
+			rep.Constraints = append(rep.Constraints, audit.Result{Claim: cl, Verdict: audit.Proven})
+			continue
+		case cl.Expr == nil: // the condition has no IC form
 			rep.Constraints = append(rep.Constraints, audit.Result{Claim: cl, Verdict: audit.Undecided, Reason: r.Reason})
 			continue
 		}
@@ -145,9 +150,7 @@ func checkDeclared(ctx context.Context, m *dporrt.Machine, opts audit.Options) (
 		if err != nil {
 			return nil, err
 		}
-		if res[0].Verdict == audit.Proven && r.Verdict != allsat.Proven {
-			// Proven, but not usable as written (no overflow guard could
-			// be given): explore does not use it, so it is not proven.
+		if res[0].Verdict == audit.Proven {
 			res[0].Verdict, res[0].Reason = audit.Undecided, r.Reason
 		}
 		rep.Constraints = append(rep.Constraints, res...)

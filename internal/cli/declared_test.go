@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,5 +66,37 @@ init { spawn p(); spawn q(); spawn r(); }
 	out, _, code = icgen("explore", inv)
 	if code != ExitFindings || !strings.Contains(out, "invariant broken") || !strings.Contains(out, "schedule: (in init, before any process runs)") {
 		t.Errorf("invariant broken by init: exit %d\n%s", code, out)
+	}
+}
+
+// TestDeclaredOneJudgement: check calls a declaration proven exactly when
+// explore --algo cdpor uses it, on declarations over blocks with loops
+// (once proven by one and invalid for the other).
+func TestDeclaredOneJudgement(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "loops.blk")
+	os.WriteFile(src, []byte(`global int x = 0, a = 0;
+proc w(int n) { int i = 0; while (i < n) { i = i + 1; a = a + 1; } yield; x = i; }
+proc inc() { x = x + 1; }
+proc bump() { a = a + 1; }
+commute w, inc when (n < 5);
+commute w, w;
+commute w@2, inc when (i == 0);
+commute w, w@2;
+commute w@2, bump;
+commute inc, bump;
+init { spawn w(2); spawn inc(); spawn bump(); }
+`), 0o644)
+	for _, file := range []string{src, "../../testdata/counter.blk"} {
+		out, _, _ := icgen("check", file)
+		proven := strings.Count(out, ": proven")
+		_, stderr, code := icgen("explore", "--algo", "cdpor", file)
+		if code != ExitOK || !strings.Contains(stderr, fmt.Sprintf("using the %d proven commute declaration", proven)) {
+			t.Errorf("%s: check proves %d declarations, explore says: %s\n%s", file, proven, stderr, out)
+		}
+		if proven == 0 {
+			t.Errorf("%s: nothing proven:\n%s", file, out)
+		}
 	}
 }
