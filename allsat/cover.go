@@ -113,7 +113,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		return d
 	}
 	seen := map[string]bool{}
-	skipped := 0
+	skipped, unwritable := 0, 0
 	stop := func(reason string) (*Result, error) {
 		res.Reason = reason
 		sortConstraints(res.Constraints)
@@ -132,6 +132,11 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		case unsat:
 			if skipped > 0 {
 				return stop(fmt.Sprintf("solver could not decide %d region(s) of F", skipped))
+			}
+			if unwritable > 0 {
+				// The constraints do not cover F: not complete, so the
+				// pair is neither dependent nor exact.
+				return stop(fmt.Sprintf("%d region(s) of F cannot be written in an IC file", unwritable))
 			}
 			res.Complete = true
 			sortConstraints(res.Constraints)
@@ -228,6 +233,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		}
 		res.Checks += 2
 		if !ok {
+			unwritable++
 			continue
 		}
 		if !seen[c.Text] {

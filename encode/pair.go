@@ -35,6 +35,14 @@ type Formula struct {
 	// state (true without invariants): F is only required where it holds,
 	// and a constraint C is proven by showing Assume & C & !F unsat.
 	Assume *ts.Term
+	// Swapped holds where the two orders end in states that are equal once
+	// the two processes are exchanged: the first's place, locals and
+	// process id taken by the second. It is false unless both blocks
+	// belong to one proc. Such states are equal modulo process naming
+	// (DESIGN decision 4), which is how runtimes compare states, yet F
+	// does not hold there: F is exact only if Swapped implies F, which a
+	// solver must decide (synth does).
+	Swapped *ts.Term
 }
 
 // Pair builds F(a,b) for block a run by one process and block b by another
@@ -49,7 +57,7 @@ type Formula struct {
 func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula {
 	ta, tb := ts.Block(a, 0, syms), ts.Block(b, 1, syms)
 	ab, ba := ts.Compose(ta, tb, syms), ts.Compose(tb, ta, syms)
-	f := &Formula{A: a, B: b, AB: ab, BA: ba, F: ts.False, NoOverflow: ts.True, Exact: true, Assume: ts.True}
+	f := &Formula{A: a, B: b, AB: ab, BA: ba, F: ts.False, NoOverflow: ts.True, Exact: true, Assume: ts.True, Swapped: ts.False}
 	for _, s := range []*ts.System{ab, ba} {
 		if s.Unknown != "" {
 			f.Unknown, f.Exact = s.Unknown, false
@@ -57,7 +65,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 		}
 	}
 	tooBig := func(why string) *Formula {
-		f.F, f.NoOverflow, f.Assume = ts.False, ts.True, ts.True
+		f.F, f.NoOverflow, f.Assume, f.Swapped = ts.False, ts.True, ts.True, ts.False
 		f.Unknown, f.Exact = "the formula is too large: "+why, false
 		return f
 	}
@@ -68,27 +76,36 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	f.Inexact = append(f.Inexact, ab.Abstracted...)
 	f.Inexact = mergeUnique(f.Inexact, ba.Abstracted)
 	spawnInexact := false
-	var disj []*ts.Term
+	var disj, swapped []*ts.Term
 	for _, ti := range ab.Transitions {
 		for _, tj := range ba.Transitions {
-			d, exact := sameOutcome(ti, tj, syms)
+			d, exact := sameOutcome(ti, tj, syms, false)
 			if !exact {
 				spawnInexact = true
 			}
-			if d.IsFalse() {
+			if !d.IsFalse() {
+				c := ts.And(ti.Cond, tj.Cond, d)
+				if size += len(c.Key()); size > MaxFormula {
+					return tooBig(fmt.Sprintf("more than %d characters", MaxFormula))
+				}
+				disj = append(disj, c)
+			}
+			if a.Proc != b.Proc {
 				continue
 			}
-			c := ts.And(ti.Cond, tj.Cond, d)
-			if size += len(c.Key()); size > MaxFormula {
-				return tooBig(fmt.Sprintf("more than %d characters", MaxFormula))
+			if d, _ := sameOutcome(ti, tj, syms, true); !d.IsFalse() {
+				c := ts.And(ti.Cond, tj.Cond, d)
+				if size += len(c.Key()); size > MaxFormula {
+					return tooBig(fmt.Sprintf("more than %d characters", MaxFormula))
+				}
+				swapped = append(swapped, c)
 			}
-			disj = append(disj, c)
 		}
 	}
 	if spawnInexact {
 		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(uf.MaxExact)+" of one proc, or spawned inside a loop)")
 	}
-	f.F = ts.Or(disj...)
+	f.F, f.Swapped = ts.Or(disj...), ts.Or(swapped...)
 	var guards []*ts.Term
 	for _, s := range []*ts.System{ab, ba} {
 		for _, t := range s.Transitions {
@@ -106,13 +123,15 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 		f.Assume = ts.And(assume...)
 		holds, inRange := preserved(in, syms, ta, tb, ab)
 		f.F = ts.And(f.F, holds)
+		f.Swapped = ts.And(f.Swapped, holds)
 		guards = append(guards, inRange)
 	}
-	var ok1, ok2, ok3 bool
+	var ok1, ok2, ok3, ok4 bool
 	f.F, ok1 = elimArrays(f.F, MaxFormula)
 	f.NoOverflow, ok2 = elimArrays(ts.And(guards...), MaxFormula)
 	f.Assume, ok3 = elimArrays(f.Assume, MaxFormula)
-	if !ok1 || !ok2 || !ok3 {
+	f.Swapped, ok4 = elimArrays(f.Swapped, MaxFormula)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return tooBig(fmt.Sprintf("more than %d characters of terms built to eliminate arrays", MaxFormula))
 	}
 	f.Exact = len(f.Inexact) == 0
@@ -129,10 +148,18 @@ const (
 )
 
 // sameOutcome is the condition under which transition ti of T(a.b) and tj of
-// T(b.a) end in the same state, and whether it is exact.
-func sameOutcome(ti, tj *ts.Transition, syms *ts.Symbols) (*ts.Term, bool) {
+// T(b.a) end in the same state, and whether it is exact. With swap, the
+// state tj ends in is taken with its two processes exchanged (the blocks
+// must belong to one proc).
+func sameOutcome(ti, tj *ts.Transition, syms *ts.Symbols, swap bool) (*ts.Term, bool) {
+	other := func(e int) int {
+		if swap {
+			return 1 - e
+		}
+		return e
+	}
 	for e := 0; e < 2; e++ {
-		if ti.Next[e] != tj.Next[e] || ti.Ends[e] != tj.Ends[e] {
+		if ti.Next[e] != tj.Next[other(e)] || ti.Ends[e] != tj.Ends[other(e)] {
 			return ts.False, true
 		}
 	}
@@ -156,7 +183,7 @@ func sameOutcome(ti, tj *ts.Transition, syms *ts.Symbols) (*ts.Term, bool) {
 	}
 	for e := 0; e < 2; e++ {
 		for k, as := range ti.Locals[e] {
-			eqs = append(eqs, ts.Binary(lang.OpEq, as.Value, tj.Locals[e][k].Value))
+			eqs = append(eqs, ts.Binary(lang.OpEq, as.Value, tj.Locals[other(e)][k].Value))
 		}
 	}
 	sp, exact := uf.Spawns(ti.Spawns, tj.Spawns)

@@ -438,6 +438,18 @@ func (e *Expr) Globals() []string {
 	return sortedUnique(out)
 }
 
+// Functions returns the names of the functions the expression applies,
+// sorted.
+func (e *Expr) Functions() []string {
+	var out []string
+	e.walk(func(x *Expr) {
+		if x.Op == "apply" {
+			out = append(out, x.Name)
+		}
+	})
+	return sortedUnique(out)
+}
+
 func (e *Expr) walk(f func(*Expr)) {
 	f(e)
 	for _, a := range e.Args {

@@ -178,6 +178,18 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 		out.Status = ic.Conditional
 	}
 	out.Exact = res.Complete && fm.Exact
+	if out.Exact && !fm.Swapped.IsFalse() && !fm.Swapped.Equal(fm.F) {
+		// The orders may end equal modulo process naming where F does not
+		// hold: then the constraints are sufficient, not exact.
+		chk, err := allsat.Check(fm, fm.Swapped, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+		if err != nil {
+			return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+		}
+		if chk.Verdict != allsat.Proven {
+			out.Exact = false
+			out.Notes = append(out.Notes, "the two processes may end swapped (states equal modulo process naming where no constraint holds)")
+		}
+	}
 	guard(&out, fm)
 	return out, usedFns(fm), res.Checks, nil
 }
