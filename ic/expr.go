@@ -458,7 +458,10 @@ func (e *Expr) walk(f func(*Expr)) {
 }
 
 // String renders the expression in the canonical text form of constraints:
-// infix with the language's operators, second-event locals primed.
+// infix with the language's operators, second-event locals primed, and
+// parentheses wherever the language needs them to read the same tree
+// (n-ary operations as left-nested binary ones). Canon keys terms by this
+// text, so two trees that print alike must have the same value.
 func (e *Expr) String() string { return e.text(0) }
 
 var prec = map[string]int{"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
@@ -466,6 +469,9 @@ var prec = map[string]int{"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, "<=": 4, "
 func (e *Expr) text(outer int) string {
 	switch e.Op {
 	case "int":
+		if *e.Value == math.MinInt64 {
+			return "(-9223372036854775807 - 1)" // the language has no literal for it
+		}
 		return strconv.FormatInt(*e.Value, 10)
 	case "true", "false":
 		return e.Op
@@ -482,23 +488,35 @@ func (e *Expr) text(outer int) string {
 		}
 		return e.Name + e.opName() + "(" + strings.Join(args, ", ") + ")"
 	case "!":
-		return "!" + e.Args[0].text(7)
+		return "!" + e.Args[0].operand()
 	}
 	if e.Op == "-" && len(e.Args) == 1 {
-		return "-" + e.Args[0].text(7)
+		return "-" + e.Args[0].operand()
 	}
 	p := prec[e.Op]
 	parts := make([]string, len(e.Args))
 	for i, a := range e.Args {
 		inner := p
-		if i > 0 && (e.Op == "-" || e.Op == "/" || e.Op == "%" || p == 3 || p == 4) {
-			// not associative: a right operand of equal precedence needs parentheses
+		if i > 0 {
+			// The language's binary operators are all left-associative: a
+			// right operand of equal precedence needs parentheses, even
+			// under + and * (x * (y / 3) is not x * y / 3).
 			inner = p + 1
 		}
 		parts[i] = a.text(inner)
 	}
 	s := strings.Join(parts, " "+e.Op+" ")
 	if p < outer {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// operand renders the operand of a unary operator: parenthesized when it
+// starts with an operator itself (-(-x), -(-3), !(!b)).
+func (e *Expr) operand() string {
+	s := e.text(7)
+	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "!") {
 		return "(" + s + ")"
 	}
 	return s

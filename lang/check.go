@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -38,55 +39,108 @@ func Compile(file string, src []byte) (*Program, ErrorList) {
 	return c.prog, nil
 }
 
-// parse reports lexical errors first; otherwise it parses, and on a syntax
-// error blanks the declaration holding it and parses again, so each broken
-// declaration gets its own error.
+// parse reports lexical errors first; otherwise it parses the file and, on
+// a syntax error, goes on with [recoverSyntax] to find the others.
 func parse(file string, src []byte) (*pFile, ErrorList) {
 	sr := scan(file, src)
 	if len(sr.errs) > 0 {
 		return nil, sr.errs
 	}
-	work := append([]byte(nil), src...)
-	var errs ErrorList
-	for tries := 0; tries < 1000; tries++ {
-		pf, err := parser.ParseBytes(file, work)
-		if err == nil {
-			if len(errs) > 0 {
-				return nil, errs
-			}
-			return pf, nil
-		}
-		var pe interface {
-			Position() lexer.Position
-			Message() string
-		}
-		if !errors.As(err, &pe) {
-			return nil, append(errs, errSyntax(Pos{File: file, Line: 1, Col: 1}, err.Error()))
-		}
-		p := fromLexer(pe.Position())
-		if p.Line == 0 || strings.HasPrefix(pe.Message(), `unexpected token "<EOF>"`) {
-			// Point just past the last token, on a line the user can see,
-			// rather than at the blank end of the file.
-			p = endPos(file, bytes.TrimRight(work, " \t\r\n"))
-		}
-		p.File = file
-		kw, isKw := keywordAsName(pe.Message())
-		if isKw {
-			errs = append(errs, errKeyword(p, kw))
-		} else {
-			errs = append(errs, errSyntax(p, syntaxMessage(pe.Message())))
-		}
-		lo, hi := chunkAround(sr.starts, len(work), p.Offset)
-		if isKw && lo == p.Offset && lo > 0 {
-			// A declaration keyword used as a name ("param init = 1;") looks
-			// like the start of a declaration: blank the one it is part of.
-			lo, _ = chunkAround(sr.starts, len(work), p.Offset-1)
-		}
-		if !blank(work, lo, hi) {
-			return nil, errs
-		}
+	pf, err := parser.ParseBytes(file, src)
+	if err == nil {
+		return pf, nil
 	}
-	return nil, errs
+	return nil, recoverSyntax(file, src, sr.starts, err)
+}
+
+// minWindow is the size in bytes of the first window parsed after a
+// syntax error (see recoverSyntax): small, so that a file with many broken
+// declarations parses each of them about once.
+const minWindow = 1
+
+// recoverSyntax reports one syntax error per broken declaration, given the
+// error of the parse of the whole file. A broken declaration runs from the
+// last start of a top-level declaration (as scan found them) at or before
+// the error to the next one; parsing goes on after it, so each broken
+// declaration gets its own error.
+//
+// Each parse covers a window of declarations, so recovery takes time
+// linear in the size of the file rather than one parse of the rest of the
+// file per error: the window starts at minWindow bytes, ends at a
+// declaration start, doubles each time it parses without error, and
+// widens when it cut a declaration short (an error at its end).
+// Declarations end with ";" or "}", so a window that parses has ended its
+// last declaration where the file does, and an error before the end of a
+// window is the error a parse of the whole rest would report.
+func recoverSyntax(file string, src []byte, starts []int, err error) ErrorList {
+	var errs ErrorList
+	base := 0                              // the window is src[base:end]
+	at := Pos{File: file, Line: 1, Col: 1} // the position of base
+	end := len(src)
+	width := minWindow
+	moveBase := func(off int) {
+		at = advancePos(at, src[base:off])
+		base = off
+	}
+	// windowEnd is the first declaration start at or after off, or the
+	// end of the file.
+	windowEnd := func(off int) int {
+		if k := sort.SearchInts(starts, off); k < len(starts) {
+			return starts[k]
+		}
+		return len(src)
+	}
+	for {
+		if err == nil {
+			if end == len(src) {
+				return errs
+			}
+			moveBase(end)
+			width *= 2
+		} else {
+			var pe interface {
+				Position() lexer.Position
+				Message() string
+			}
+			if !errors.As(err, &pe) {
+				return append(errs, errSyntax(at, err.Error()))
+			}
+			p := fromLexer(pe.Position())
+			atEnd := p.Line == 0 || strings.HasPrefix(pe.Message(), `unexpected token "<EOF>"`)
+			if atEnd && end < len(src) {
+				// The window cut a declaration short: widen it.
+				width *= 2
+				end = windowEnd(max(end+1, base+width))
+				_, err = parser.ParseBytes(file, src[base:end])
+				continue
+			}
+			if atEnd {
+				// Point just past the last token, on a line the user can see,
+				// rather than at the blank end of the file.
+				p = endPos(file, bytes.TrimRight(src[base:], " \t\r\n"))
+			}
+			if p.Line == 1 {
+				p.Col += at.Col - 1
+			}
+			p.Line += at.Line - 1
+			p.Offset += base
+			p.File = file
+			kw, isKw := keywordAsName(pe.Message())
+			if isKw {
+				errs = append(errs, errKeyword(p, kw))
+			} else {
+				errs = append(errs, errSyntax(p, syntaxMessage(pe.Message())))
+			}
+			// Go on after the declaration holding the error. A declaration
+			// keyword used as a name ("param init = 1;") starts a chunk of
+			// its own, which is skipped with it.
+			_, hi := chunkAround(starts, len(src), p.Offset)
+			moveBase(max(hi, base+1))
+			width = minWindow
+		}
+		end = windowEnd(base + width)
+		_, err = parser.ParseBytes(file, src[base:end])
+	}
 }
 
 // keywordAsName recognizes a keyword found where a name was expected.

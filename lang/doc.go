@@ -26,6 +26,10 @@
 //     position; a source with problems yields no program. Each message kind
 //     has one constructor (errors.go). Syntax errors stop checking: once a
 //     declaration does not parse, name errors elsewhere would be noise.
+//   - [ErrorList.Format] prints each error with its source line and a
+//     caret in time linear in the source and the number of errors (a long
+//     line is cut to a window around the caret); [ErrorList.FormatMax]
+//     prints the first [MaxShown] and says how many more there were.
 //   - Block ids are stable and readable: the proc name for the entry block,
 //     proc@label for labeled points ("ready: await(n > 0);"), proc@line
 //     otherwise, and proc@line:col when a line holds several points.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
@@ -79,56 +81,190 @@ func (l ErrorList) Error() string {
 	return b.String()
 }
 
-// Format renders every error as "file:line:col: msg", followed by the source
-// line and a caret under the column.
-func (l ErrorList) Format(src []byte) string {
+// MaxShown is how many errors icgen prints as text ([ErrorList.FormatMax]):
+// past the first hundred, more carets rarely help, and a file of garbage
+// would otherwise print many times its own size.
+const MaxShown = 100
+
+// excerptWidth is how many columns of a source line an excerpt shows at
+// most: a longer line is cut to a window around the caret, marked "...".
+const excerptWidth = 120
+
+// Format renders every error as "file:line:col: msg", followed by the
+// source line and a caret under the column. Its time is linear in the size
+// of src plus the number of errors: line starts are indexed once, and an
+// excerpt shows at most excerptWidth columns of its line, "..." marking
+// what is cut. Control characters and invalid UTF-8 in an excerpt are
+// shown as one visible character each (U+2400 control pictures, U+FFFD),
+// so the caret stays under its column and the terminal is left alone.
+func (l ErrorList) Format(src []byte) string { return l.FormatMax(src, len(l)) }
+
+// FormatMax renders the first max errors as [ErrorList.Format] does and,
+// when the list is longer, a last line saying how many were left out:
+// "... and 7 more errors".
+func (l ErrorList) FormatMax(src []byte, max int) string {
+	if max < 0 {
+		max = 0
+	}
+	shown := l
+	if len(shown) > max {
+		shown = shown[:max]
+	}
 	var b strings.Builder
-	for _, e := range l {
+	x := excerpter{src: src}
+	for _, e := range shown {
 		b.WriteString(e.Error())
 		b.WriteByte('\n')
-		if line, ok := sourceLine(src, e.Pos.Line); ok && e.Pos.Col > 0 {
-			b.WriteString("    ")
-			b.WriteString(line)
-			b.WriteString("\n    ")
-			b.WriteString(caretPad(line, e.Pos.Col))
-			b.WriteString("^\n")
-		}
+		x.write(&b, e.Pos)
+	}
+	if n := len(l) - len(shown); n > 0 {
+		fmt.Fprintf(&b, "... and %d more error%s\n", n, plural(n))
 	}
 	return b.String()
 }
 
-// sourceLine returns line n (1-based) of src without its newline.
-func sourceLine(src []byte, n int) (string, bool) {
-	if n < 1 {
-		return "", false
-	}
-	lines := strings.Split(string(src), "\n")
-	if n > len(lines) {
-		return "", false
-	}
-	return strings.TrimRight(lines[n-1], "\r"), true
+// excerpter renders source lines with carets. Columns are counted as the
+// lexer counts them: one per byte that is not a UTF-8 continuation byte.
+type excerpter struct {
+	src    []byte
+	starts []int // byte offset of each line's start, indexed on first use
+	// The last column located, to walk on from when the next one is
+	// further on the same line (errors come sorted by position).
+	line, col, off int
 }
 
-// caretPad returns the whitespace that puts a caret under (rune) column col
-// of line, keeping tabs so the caret lines up in a terminal.
-func caretPad(line string, col int) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range line {
-		if n >= col-1 {
-			break
+// bounds returns the byte range of line n (1-based) without its newline
+// and trailing carriage returns.
+func (x *excerpter) bounds(n int) (lo, hi int, ok bool) {
+	if x.starts == nil {
+		x.starts = append(x.starts, 0)
+		for i, c := range x.src {
+			if c == '\n' {
+				x.starts = append(x.starts, i+1)
+			}
 		}
-		if r == '\t' {
+	}
+	if n < 1 || n > len(x.starts) {
+		return 0, 0, false
+	}
+	lo, hi = x.starts[n-1], len(x.src)
+	if n < len(x.starts) {
+		hi = x.starts[n] - 1
+	}
+	for hi > lo && x.src[hi-1] == '\r' {
+		hi--
+	}
+	return lo, hi, true
+}
+
+func isCont(c byte) bool { return c&0xC0 == 0x80 }
+
+// next returns the end of the column starting at byte i (i < hi): its
+// first byte and the continuation bytes after it. Continuation bytes at
+// the start of a line belong to the first column, as the lexer counts.
+func (x *excerpter) next(i, hi int) int {
+	for i < hi && isCont(x.src[i]) {
+		i++
+	}
+	if i < hi {
+		i++
+	}
+	for i < hi && isCont(x.src[i]) {
+		i++
+	}
+	return i
+}
+
+// walk moves from byte i, at column col, n columns on without passing hi;
+// it returns the byte offset and column reached.
+func (x *excerpter) walk(i, col, n, hi int) (int, int) {
+	for ; n > 0 && i < hi; n-- {
+		i = x.next(i, hi)
+		col++
+	}
+	return i, col
+}
+
+// locate returns the byte offset of column col of line (bounds lo, hi) and
+// the column it is at: col itself, or one past the last column of a line
+// that ends before col.
+func (x *excerpter) locate(line, col, lo, hi int) (int, int) {
+	i, c := lo, 1
+	if x.line == line && x.col <= col {
+		i, c = x.off, x.col
+	}
+	i, c = x.walk(i, c, col-c, hi)
+	x.line, x.col, x.off = line, c, i
+	return i, c
+}
+
+// write renders the excerpt of p: its source line (or the window of it
+// around p) and a caret line. It writes nothing when p has no source line.
+func (x *excerpter) write(b *strings.Builder, p Pos) {
+	lo, hi, ok := x.bounds(p.Line)
+	if !ok || p.Col < 1 {
+		return
+	}
+	from, fromCol, to := lo, 1, hi
+	if end, _ := x.walk(lo, 1, excerptWidth, hi); end < hi {
+		// Too long to show whole: a window with the caret near its middle.
+		fromCol = p.Col - excerptWidth/2
+		if fromCol < 1 {
+			fromCol = 1
+		}
+		from, fromCol = x.locate(p.Line, fromCol, lo, hi)
+		to, _ = x.walk(from, fromCol, excerptWidth, hi)
+	}
+	b.WriteString("    ")
+	if fromCol > 1 {
+		b.WriteString("...")
+	}
+	for i := from; i < to; {
+		j := x.next(i, to)
+		b.WriteRune(visible(x.src[i:j]))
+		i = j
+	}
+	if to < hi {
+		b.WriteString("...")
+	}
+	b.WriteString("\n    ")
+	if fromCol > 1 {
+		b.WriteString("   ")
+	}
+	c := fromCol
+	for i := from; i < to && c < p.Col; c++ {
+		j := x.next(i, to)
+		if j == i+1 && x.src[i] == '\t' {
 			b.WriteByte('\t')
 		} else {
 			b.WriteByte(' ')
 		}
-		n++
+		i = j
 	}
-	if n < col-1 {
-		b.WriteString(strings.Repeat(" ", col-1-n))
+	for ; c < p.Col; c++ {
+		b.WriteByte(' ')
 	}
-	return b.String()
+	b.WriteString("^\n")
+}
+
+// visible returns how one column of source is shown: its character when it
+// is printable (or a tab), a control picture for a control character, and
+// U+FFFD for invalid UTF-8 or another invisible character.
+func visible(col []byte) rune {
+	r, n := utf8.DecodeRune(col)
+	switch {
+	case n != len(col) || r == utf8.RuneError && n <= 1:
+		return utf8.RuneError
+	case r == '\t':
+		return r
+	case r < 0x20:
+		return 0x2400 + r
+	case r == 0x7f:
+		return 0x2421
+	case !unicode.IsGraphic(r):
+		return utf8.RuneError
+	}
+	return r
 }
 
 // The constructors below are the only places messages are written: one per

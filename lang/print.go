@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -236,10 +237,17 @@ func condText(e Expr) string {
 
 // ExprString renders an expression with binary operations parenthesized,
 // so the tree is visible: (1 + (2 * 3)). The operand of a unary operator is
-// parenthesized when it is itself unary: -(-x), !(!b).
+// parenthesized when it is itself unary or a negative literal: -(-x),
+// !(!b), -(-5). The text parses back to the same tree, but for negative
+// literals, which the parser never builds (it reads -5 as the negation of
+// 5): they print as -5, and the one with no positive counterpart as
+// (-9223372036854775807 - 1).
 func ExprString(e Expr) string {
 	switch e := e.(type) {
 	case *IntLit:
+		if e.Val == math.MinInt64 {
+			return "(-9223372036854775807 - 1)"
+		}
 		return strconv.FormatInt(e.Val, 10)
 	case *BoolLit:
 		return strconv.FormatBool(e.Val)
@@ -253,10 +261,11 @@ func ExprString(e Expr) string {
 	case *IndexExpr:
 		return e.Array.Name + "[" + ExprString(e.Index) + "]"
 	case *UnaryExpr:
-		if _, ok := e.X.(*UnaryExpr); ok {
-			return e.Op.String() + "(" + ExprString(e.X) + ")"
+		x := ExprString(e.X)
+		if _, ok := e.X.(*UnaryExpr); ok || strings.HasPrefix(x, "-") {
+			return e.Op.String() + "(" + x + ")"
 		}
-		return e.Op.String() + ExprString(e.X)
+		return e.Op.String() + x
 	case *BinaryExpr:
 		return "(" + ExprString(e.X) + " " + e.Op.String() + " " + ExprString(e.Y) + ")"
 	case *CallExpr:

@@ -1,5 +1,7 @@
 package lang
 
+import "sort"
+
 // A small hand scanner that finds lexical problems with good messages and
 // splits a file into top-level declarations, so that a syntax error in one
 // declaration does not hide the errors of the others.
@@ -144,27 +146,13 @@ func quoteChar(b []byte) string {
 // offset off: from the last declaration start at or before off to the next
 // start (or the end of the source).
 func chunkAround(starts []int, n, off int) (int, int) {
+	k := sort.SearchInts(starts, off+1) // starts[:k] are <= off
 	lo, hi := 0, n
-	for _, s := range starts {
-		if s <= off {
-			lo = s
-		} else {
-			hi = s
-			break
-		}
+	if k > 0 {
+		lo = starts[k-1]
+	}
+	if k < len(starts) {
+		hi = starts[k]
 	}
 	return lo, hi
-}
-
-// blank overwrites src[lo:hi] with spaces, keeping newlines so positions
-// elsewhere stay valid. It reports whether anything changed.
-func blank(src []byte, lo, hi int) bool {
-	changed := false
-	for i := lo; i < hi; i++ {
-		if src[i] != '\n' && src[i] != ' ' {
-			src[i] = ' '
-			changed = true
-		}
-	}
-	return changed
 }

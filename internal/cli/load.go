@@ -33,7 +33,7 @@ func (e *env) load(path string, asJSON bool) (*loaded, error) {
 		if asJSON {
 			writeJSON(e.stdout, diagnosticsJSON(path, errs))
 		} else {
-			fmt.Fprint(e.stderr, errs.Format(src))
+			fmt.Fprint(e.stderr, errs.FormatMax(src, lang.MaxShown))
 			fmt.Fprintf(e.stderr, "%d error%s\n", len(errs), plural(len(errs)))
 		}
 		return nil, reported

@@ -14,8 +14,9 @@ func newParseCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "parse FILE",
 		Short: "Check a program and list its atomic blocks with their read and write sets",
-		Long: `Parse and check a program. On errors, print every one of them as
-file:line:col: message, with the source line and a caret, and exit 2.
+		Long: `Parse and check a program. On errors, print them as file:line:col:
+message, with the source line and a caret (the first 100, then how many
+more there were; --json lists all of them), and exit 2.
 Otherwise list the atomic blocks: a block is the code a process runs from an
 interleaving point (proc entry, yield, await) to the next one or its end.`,
 		Example: `  icgen parse testdata/fig1.blk
