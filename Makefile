@@ -1,5 +1,5 @@
 # icgen: `make demo` runs the main job on a bundled example, `make test` runs
-# every test. Both install what is missing on a Debian machine with Go.
+# every test. Both first run `make deps`.
 
 GO      ?= go
 BIN     := bin/icgen
@@ -10,14 +10,13 @@ FUZZTIME ?= 10s
 
 all: build
 
-# deps installs the C toolchain and the Z3 library used through cgo, and
-# Graphviz, which icgen explore --svg uses to draw execution trees.
+# deps checks for the C compiler and the Z3 library used through cgo (gcc,
+# libz3-dev) and for Graphviz (only icgen explore --svg uses it). With all
+# of them present it needs no privileges and prints nothing. Otherwise it
+# installs them with apt-get as root or through sudo, or, when it cannot,
+# lists what is missing with the command an administrator runs, and fails.
 deps:
-	@if ! command -v gcc >/dev/null 2>&1 || ! dpkg -s libz3-dev >/dev/null 2>&1 || ! command -v dot >/dev/null 2>&1; then \
-		echo "installing gcc, libz3-dev and graphviz"; \
-		SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gcc libz3-dev graphviz >/dev/null; \
-	fi
+	@GO='$(GO)' sh scripts/deps.sh
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/icgen

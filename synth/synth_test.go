@@ -96,7 +96,10 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestUnknown: what cannot be decided or modeled yields unknown pairs with a
-// reason, never an error or an unproven constraint.
+// reason, never an error or an unproven constraint. A busy machine cannot
+// change its answers: the non-linear pair is unknown at any speed, its
+// reason says "timeout" whether the check or the pair ran out, and the
+// path limit is counted, not timed.
 func TestUnknown(t *testing.T) {
 	t.Parallel()
 	ifs := strings.Repeat("if (x > 0) { y = y + 1; } else { y = y - 1; }\n", 13)

@@ -336,7 +336,12 @@ func (x *Context) stop() string {
 	return cause
 }
 
-// interrupt stops run (any run if 0) if it is still the current one.
+// interrupt stops run (any run if 0) if it is still the current one. The
+// first interrupt of a run also repeats itself until the run ends: with
+// Z3 4.8.12 one interrupt can be lost when it lands as the check starts,
+// and the check then runs on, deaf to Z3's own timeout as well (seen on a
+// loaded machine: checks that ran for minutes). Another Z3_interrupt
+// stops it.
 func (x *Context) interrupt(run uint64, cause string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -345,8 +350,29 @@ func (x *Context) interrupt(run uint64, cause string) {
 	}
 	if x.cause == "" {
 		x.cause = cause
+		go x.repeatInterrupt(x.run)
 	}
 	C.Z3_interrupt(x.c)
+}
+
+// repeatEvery is the period of repeated interrupts.
+const repeatEvery = 10 * time.Millisecond
+
+// repeatInterrupt interrupts run every repeatEvery until it ends.
+func (x *Context) repeatInterrupt(run uint64) {
+	t := time.NewTicker(repeatEvery)
+	defer t.Stop()
+	for range t.C {
+		x.mu.Lock()
+		live := x.c != nil && x.running && x.run == run
+		if live {
+			C.Z3_interrupt(x.c)
+		}
+		x.mu.Unlock()
+		if !live {
+			return
+		}
+	}
 }
 
 // Interrupt stops the check, tactic or simplification running in the

@@ -28,7 +28,9 @@ func Example() {
 		}
 		s.Push()
 		s.Assert(q)
-		r := s.CheckTimeout(time.Second)
+		// A budget per query: far above what this one takes, so that a
+		// busy machine does not change the output.
+		r := s.CheckTimeout(time.Minute)
 		fmt.Print(bound, ": ", r)
 		if r.Status == z3.Sat {
 			model, _ := s.Model()
