@@ -6,8 +6,9 @@
 #             libz3-dev  Z3's header and library (internal/z3 links -lz3)
 #   optional  graphviz   dot, used only by `icgen explore --svg`
 #
-# With everything required present it runs nothing that needs privileges:
-# a missing graphviz alone gets a one-line note. Otherwise it installs the
+# With everything present it runs nothing that needs privileges. A missing
+# graphviz alone is installed when that needs no password (as root, or with
+# sudo -n), else it gets a one-line note. Otherwise it installs the
 # missing packages (graphviz too) with `apt-get update` and `apt-get install
 # -y`, showing apt's progress: directly as root, else through sudo if sudo
 # runs without a password or can ask for one on a terminal. When neither
@@ -81,10 +82,18 @@ go_missing=
 have "$GO" || go_missing=yes
 
 if [ -z "$required" ] && [ -z "$go_missing" ]; then
-	if [ -n "$optional" ]; then
-		as=sudo
-		[ "$(id -u)" = 0 ] && as=
-		echo "$me: note: graphviz is not installed; only icgen explore --svg needs it (${as:+$as }apt-get install -y graphviz)" >&2
+	[ -z "$optional" ] && exit 0
+	# Only graphviz is missing: install it when that needs no password,
+	# else leave a note (its one test is skipped without it).
+	if have apt-get && [ "$(id -u)" = 0 ]; then
+		echo "$me: installing $optional with apt-get" >&2
+		[ -t 0 ] || export DEBIAN_FRONTEND="${DEBIAN_FRONTEND:-noninteractive}"
+		{ apt-get update && apt-get install -y $optional; } || echo "$me: note: apt-get failed; only icgen explore --svg needs $optional" >&2
+	elif have apt-get && have sudo && sudo -n true 2>/dev/null; then
+		echo "$me: installing $optional with sudo apt-get" >&2
+		{ sudo apt-get update && sudo apt-get install -y $optional; } || echo "$me: note: apt-get failed; only icgen explore --svg needs $optional" >&2
+	else
+		echo "$me: note: graphviz is not installed; only icgen explore --svg needs it (sudo apt-get install -y graphviz)" >&2
 	fi
 	exit 0
 fi
