@@ -1,0 +1,136 @@
+package dporrt
+
+import (
+	"strings"
+	"testing"
+)
+
+// wuTestEvent is an event for wakeup tree tests: a process (a letter) and
+// the variables it reads and writes.
+type wuTestEvent struct {
+	p      byte
+	reads  string
+	writes string
+}
+
+func (e wuTestEvent) String() string { return string(e.p) }
+
+func wuDep(a, b wuTestEvent) bool {
+	if a.p == b.p {
+		return true
+	}
+	meets := func(x, y string) bool { return strings.ContainsAny(x, y) && x != "" && y != "" }
+	return meets(a.writes, b.writes) || meets(a.writes, b.reads) || meets(a.reads, b.writes)
+}
+
+func wuString(t *wakeupTree[wuTestEvent]) string {
+	var bs []string
+	for _, s := range t.sequences() {
+		var b strings.Builder
+		for _, e := range s {
+			b.WriteByte(e.p)
+		}
+		bs = append(bs, b.String())
+	}
+	return "{" + strings.Join(bs, " ") + "}"
+}
+
+// TestWakeupTree inserts sequences into wakeup trees and checks the
+// branches: the weak-initial rule that finds where a sequence goes or that
+// it is covered, the ordering (new branches go right), subtree and remove.
+func TestWakeupTree(t *testing.T) {
+	t.Parallel()
+	// The ISSTA'19 running example (Fig. 2): p: x = 1; q: x = x + 1;
+	// r: assert(x < 3), all dependent through x; s and u touch y and z
+	// alone, independent of p, q, r and of each other.
+	ev := map[byte]wuTestEvent{
+		'p': {p: 'p', writes: "x"},
+		'q': {p: 'q', reads: "x", writes: "x"},
+		'r': {p: 'r', reads: "x"},
+		's': {p: 's', writes: "y"},
+		'u': {p: 'u', writes: "z"},
+		't': {p: 't', reads: "y"}, // dependent on s only
+		'a': {p: 'a', writes: "A"},
+		'b': {p: 'b', writes: "B"},
+		'c': {p: 'c', reads: "C"},
+		'd': {p: 'd', writes: "A"},
+		'e': {p: 'e', writes: "C"},
+	}
+	seq := func(ps string) []wuTestEvent {
+		var out []wuTestEvent
+		for i := 0; i < len(ps); i++ {
+			out = append(out, ev[ps[i]])
+		}
+		return out
+	}
+	cases := []struct {
+		name    string
+		inserts []string // sequences inserted in order
+		changed []bool   // whether each insert changed the tree
+		want    string
+	}{
+		{"empty tree takes the sequence", []string{"q"}, []bool{true}, "{q}"},
+		{"the same sequence again is covered", []string{"qr", "qr"}, []bool{true, false}, "{qr}"},
+		{"a prefix of a branch is covered", []string{"qr", "q"}, []bool{true, false}, "{qr}"},
+		{"a leaf covers its extensions", []string{"q", "qr"}, []bool{true, false}, "{q}"},
+		{"dependent first events: new branch on the right", []string{"q", "r"}, []bool{true, true}, "{q r}"},
+		// Fig. 2, state 0 after p.q.r: q goes into wut(ε); then r.p (race of
+		// p with r after q.p.r) branches off on the right.
+		{"Fig. 2 wut(ε)", []string{"q", "rp"}, []bool{true, true}, "{q rp}"},
+		// q's first event in s.q.p has no predecessor (s and q are
+		// independent): v descends into q with s.p left, and s.p goes
+		// under q, as q.s.p is s.q.p reordered.
+		{"reordering up to independence descends", []string{"qr", "sqp"}, []bool{true, true}, "{qr qsp}"},
+		// ... and below q the leaf u, independent of s and r, covers s.r.
+		{"a leaf independent of the rest covers it", []string{"qu", "sqr"}, []bool{true, false}, "{qu}"},
+		{"independent leaf covers", []string{"s", "qr"}, []bool{true, false}, "{s}"},
+		{"dependent on the leaf: no cover", []string{"s", "tq"}, []bool{true, true}, "{s tq}"},
+		// a and b are both weak initials of e (independent of it); the
+		// leftmost, a, takes it, below which c (dependent on e) does not
+		// cover it.
+		{"leftmost qualifying child is taken", []string{"ac", "bd", "e"}, []bool{true, true, true}, "{ac ae bd}"},
+		{"the rest of v extends the inner node", []string{"qr", "qp"}, []bool{true, true}, "{qr qp}"},
+		{"a process first in v but with a predecessor is no weak initial", []string{"rq", "pr"}, []bool{true, true}, "{rq pr}"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tr := newWakeupTree(func(e wuTestEvent) int { return int(e.p) }, wuDep)
+			for i, s := range tc.inserts {
+				if got := tr.insert(seq(s)); got != tc.changed[i] {
+					t.Errorf("insert %s: changed %v, want %v (tree %s)", s, got, tc.changed[i], wuString(tr))
+				}
+			}
+			if got := wuString(tr); got != tc.want {
+				t.Errorf("tree %s, want %s", got, tc.want)
+			}
+		})
+	}
+
+	t.Run("subtree and remove", func(t *testing.T) {
+		tr := newWakeupTree(func(e wuTestEvent) int { return int(e.p) }, wuDep)
+		tr.insert(seq("qr"))
+		tr.insert(seq("qp"))
+		tr.insert(seq("rp"))
+		if got := wuString(tr.subtree('q')); got != "{r p}" {
+			t.Errorf("subtree(q) = %s, want {r p}", got)
+		}
+		if got := wuString(tr.subtree('p')); got != "{}" {
+			t.Errorf("subtree(p) = %s, want {}", got)
+		}
+		if first, ok := tr.leftmost(); !ok || first.p != 'q' {
+			t.Errorf("leftmost = %v, %v", first, ok)
+		}
+		tr.remove('q')
+		if got := wuString(tr); got != "{rp}" {
+			t.Errorf("after remove(q): %s", got)
+		}
+		tr.remove('r')
+		if !tr.empty() {
+			t.Errorf("not empty: %s", wuString(tr))
+		}
+		if _, ok := tr.leftmost(); ok {
+			t.Error("leftmost of an empty tree")
+		}
+	})
+}
