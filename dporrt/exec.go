@@ -102,7 +102,9 @@ func (s *State) GuardReads(i int) []Loc {
 	return slices.Clone(ev.Reads)
 }
 
-// EnabledProcs appends the indices of the enabled processes to buf.
+// EnabledProcs appends the indices of the enabled processes to buf, in
+// creation order. It looks at every process; [Machine.Run] and the
+// explorers keep the enabled processes up to date instead.
 func (s *State) EnabledProcs(buf []int) []int {
 	for i, p := range s.Procs {
 		if !p.Done && (p.Point.Guard == nil || s.Enabled(i)) {
@@ -112,15 +114,95 @@ func (s *State) EnabledProcs(buf []int) []int {
 	return buf
 }
 
-// Blocked returns the live processes that are not enabled.
+// Blocked returns the live processes that are not enabled, in creation
+// order. It looks at the processes standing at an await only.
 func (s *State) Blocked() []int {
 	var out []int
-	for i, p := range s.Procs {
-		if !p.Done && !s.Enabled(i) {
-			out = append(out, i)
+	if s.at == nil {
+		return nil
+	}
+	for _, id := range s.m.guarded {
+		for _, i := range s.at[id] {
+			if !s.Enabled(int(i)) {
+				out = append(out, int(i))
+			}
 		}
 	}
+	slices.Sort(out)
 	return out
+}
+
+// affected appends to buf the processes whose enabledness an event may have
+// changed: proc, which ran it, the processes it spawned, and the live
+// processes standing at an await whose block reads a global of writes (the
+// locations the event wrote, sorted, or a superset). Every other process is
+// enabled, or not, as it was before the event: its guard reads nothing that
+// changed. buf may repeat a process.
+func (s *State) affected(proc int, spawned []int, writes []Loc, buf []int) []int {
+	buf = append(buf, proc)
+	buf = append(buf, spawned...)
+	if len(writes) == 0 || len(s.m.guarded) == 0 || s.at == nil {
+		return buf
+	}
+	if s.wvars == nil {
+		s.wvars = make([]uint64, (len(s.m.Prog.Globals)+63)/64)
+	}
+	clear(s.wvars)
+	s.m.markVars(writes, s.wvars)
+	for _, id := range s.m.guarded {
+		if len(s.at[id]) == 0 || !overlaps(s.wvars, s.m.guardVars[id]) {
+			continue
+		}
+		for _, i := range s.at[id] {
+			buf = append(buf, int(i))
+		}
+	}
+	return buf
+}
+
+// overlaps reports whether two bit sets share a bit.
+func overlaps(a, b []uint64) bool {
+	for i := range min(len(a), len(b)) {
+		if a[i]&b[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// anyEnabled reports whether a process other than skip1 and skip2 is
+// enabled at a block for which at holds. It looks at the points of the
+// program, and evaluates the guards of the processes waiting at the awaits
+// whose block at holds, not at every process.
+func (s *State) anyEnabled(at func(*lang.Block) bool, skip1, skip2 int) bool {
+	for id, c := range s.count {
+		if c == 0 {
+			continue
+		}
+		pt := s.m.points[id]
+		if !at(pt.Block) {
+			continue
+		}
+		if pt.Guard == nil {
+			n := int(c)
+			if skip1 >= 0 && s.Procs[skip1].Point == pt {
+				n--
+			}
+			if skip2 >= 0 && skip2 != skip1 && s.Procs[skip2].Point == pt {
+				n--
+			}
+			if n > 0 {
+				return true
+			}
+			continue
+		}
+		for _, i := range s.at[id] {
+			if int(i) != skip1 && int(i) != skip2 && s.Enabled(int(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Step runs the next block of process i, which must be enabled, and returns
@@ -333,21 +415,19 @@ func (s *State) spawn(n *lang.Node, fr *frame) {
 			s.log = append(s.log, undo{kind: undoSpawned, a: -1, old: int64(s.rootSpawn)})
 		}
 		s.rootSpawn++
-		id = PID{s.rootSpawn}
+		id = s.m.pids.child(PID{}, s.rootSpawn)
 	} else {
 		parent := s.cur
 		if s.logging {
 			s.log = append(s.log, undo{kind: undoSpawned, a: int32(fr.pi), old: int64(parent.Spawned)})
 		}
 		parent.Spawned++
-		id = make(PID, len(parent.ID)+1)
-		copy(id, parent.ID)
-		id[len(parent.ID)] = parent.Spawned
+		id = s.m.pids.child(parent.ID, parent.Spawned)
 	}
 	if s.logging {
 		s.log = append(s.log, undo{kind: undoProcs, a: int32(len(s.Procs))})
 	}
-	s.Procs = append(s.Procs, &Process{ID: id, Proc: pr, Point: pr.Points[0], Locals: locals})
+	s.addProc(&Process{ID: id, Proc: pr, Point: pr.Points[0], Locals: locals})
 	if s.track {
 		s.spawned = append(s.spawned, len(s.Procs)-1)
 	}

@@ -538,7 +538,7 @@ func TestFibPIDs(t *testing.T) {
 		}
 		var out []string
 		for _, p := range st.Procs {
-			parent := byID[PID(p.ID[:len(p.ID)-1]).String()]
+			parent := byID[p.ID.Parent().String()]
 			if p.Proc.Name == "fib" || parent != nil && parent.Proc.Name == "fib" {
 				out = append(out, fmt.Sprintf("%s(%d)", p.Name(), p.Locals[0]))
 			}
@@ -710,15 +710,35 @@ init { spawn p(); spawn q(); }
 	}
 }
 
-// TestReplayError checks that replaying a process that is not enabled
-// stops the run with an error.
-func TestReplayError(t *testing.T) {
+// TestReplay checks replays by name and by id, and that a process that is
+// not enabled (or a name that names none) stops the run with an error.
+func TestReplay(t *testing.T) {
 	t.Parallel()
 	m := newMachine(t, fig1Src, nil)
-	pol, perr := Replay([]string{"q#2", "q#2"})
-	out := m.Run(pol, 0)
-	if !out.Cut || len(out.Events) != 1 || *perr == nil || (*perr).Error() != "step 2: process q#2 is not enabled" {
-		t.Errorf("cut=%v events=%d err=%v", out.Cut, len(out.Events), *perr)
+	cases := []struct {
+		names  []string
+		events int
+		err    string
+	}{
+		{names: []string{"r#3", "q#2", "p#1"}, events: 3},
+		{names: []string{"3", "2", "1"}, events: 3},
+		{names: []string{"q#2", "q#2"}, events: 1, err: "step 2: process q#2 is not enabled"},
+		{names: []string{"p#2"}, err: "step 1: process p#2 is not enabled"},
+		{names: []string{"p#4"}, err: "step 1: process p#4 is not enabled"},
+		{names: []string{"1.1"}, err: "step 1: process 1.1 is not enabled"},
+		{names: []string{"p#x"}, err: `step 1: "p#x" is not a process name (like p#1.2) or id (like 1.2)`},
+		{names: []string{"#"}, err: `step 1: "#" is not a process name (like p#1.2) or id (like 1.2)`},
+	}
+	for _, c := range cases {
+		pol, perr := Replay(c.names)
+		out := m.Run(pol, 0)
+		got := ""
+		if *perr != nil {
+			got = (*perr).Error()
+		}
+		if got != c.err || len(out.Events) != c.events || c.err != "" && !out.Cut {
+			t.Errorf("replay %q: %d events, cut %v, error %q; want %d events, error %q", c.names, len(out.Events), out.Cut, got, c.events, c.err)
+		}
 	}
 }
 

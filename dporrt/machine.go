@@ -25,6 +25,19 @@ type Machine struct {
 	// (bit 63 stands for invariant 63 and every later one).
 	invMask []uint64
 
+	// The points of every proc, numbered: proc p's point k is
+	// pointBase[p.Index] + k.
+	points    []*lang.Point
+	pointBase []int
+	npoints   int
+	// guarded lists the points with an await guard; guardVars has, for
+	// each point, the globals its block reads (the guard's reads among
+	// them) as bits by lang.Var.Index.
+	guarded   []int
+	guardVars [][]uint64
+
+	pids *pidTable // the process ids of its states
+
 	// MaxSteps bounds the nodes one block may run before it is stopped with
 	// a runtime error (an infinite loop inside a block).
 	MaxSteps int
@@ -40,7 +53,7 @@ const MaxArraySize = 1 << 24
 // value of a global scalar (-D z=-1, applied before init runs); every name in
 // set must be a param or a global scalar.
 func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
-	m := &Machine{Prog: prog, MaxSteps: DefaultMaxSteps, overInit: map[*lang.Var]int64{}}
+	m := &Machine{Prog: prog, MaxSteps: DefaultMaxSteps, overInit: map[*lang.Var]int64{}, pids: &pidTable{}}
 	m.Params = make([]int64, len(prog.Params))
 	for _, p := range prog.Params {
 		m.Params[p.Index] = p.Default
@@ -103,7 +116,47 @@ func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
 			}
 		}
 	}
+	m.pointBase = make([]int, len(prog.Procs))
+	for _, pr := range prog.Procs {
+		m.pointBase[pr.Index] = len(m.points)
+		m.points = append(m.points, pr.Points...)
+	}
+	m.npoints = len(m.points)
+	m.guardVars = make([][]uint64, m.npoints)
+	for id, pt := range m.points {
+		if pt.Guard == nil {
+			continue
+		}
+		m.guarded = append(m.guarded, id)
+		bits := make([]uint64, (len(prog.Globals)+63)/64)
+		for _, v := range pt.Block.Reads {
+			if v.Kind == lang.Global {
+				bits[v.Index/64] |= 1 << (v.Index % 64)
+			}
+		}
+		m.guardVars[id] = bits
+	}
 	return m, nil
+}
+
+// pointID numbers a point among the points of every proc.
+func (m *Machine) pointID(pt *lang.Point) int { return m.pointBase[pt.Block.Proc.Index] + pt.Index }
+
+// global returns the index (lang.Var.Index) of the global holding location l.
+func (m *Machine) global(l Loc) int {
+	return sort.Search(len(m.offset), func(i int) bool { return m.offset[i] > int(l) }) - 1
+}
+
+// markVars sets in bits the globals (by lang.Var.Index) of the locations
+// locs, sorted; it looks up each global once.
+func (m *Machine) markVars(locs []Loc, bits []uint64) {
+	for k := 0; k < len(locs); {
+		g := m.global(locs[k])
+		bits[g/64] |= 1 << (g % 64)
+		end := Loc(m.offset[g] + m.size[g])
+		rest := locs[k:]
+		k += sort.Search(len(rest), func(j int) bool { return rest[j] >= end })
+	}
 }
 
 // invBit is the bit of invariant k in Machine.invMask.

@@ -139,7 +139,7 @@ Exit code 1 when a violation or runtime error was found.`,
 	f.StringVar(&algo, "algo", "sdpor", "algorithm: "+strings.Join(names, ", "))
 	f.StringVar(&dep, "dep", "dynamic", "dependency: dynamic (locations touched) or static (syntactic sets)")
 	f.IntVar(&maxTraces, "max-traces", 0, "stop after this many complete traces (0: no bound)")
-	f.IntVar(&maxStates, "max-states", 0, "stop after this many states (0: no bound)")
+	f.IntVar(&maxStates, "max-states", 0, "stop after this many states (0: no bound); memory then stays in proportion to it (the explored sequence is at most this long), plus at most 256 MiB of final states and 256 MiB of state copies")
 	f.DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
@@ -202,7 +202,7 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
 	fmt.Fprintf(w, "  blocked traces    %d\n", r.Blocked)
 	fmt.Fprintf(w, "  states            %d\n", r.States)
-	fmt.Fprintf(w, "  final states      %d\n", len(r.Finals))
+	fmt.Fprintf(w, "  final states      %d\n", r.FinalCount)
 	fmt.Fprintf(w, "  time              %s\n", r.Elapsed.Round(time.Microsecond))
 	fmt.Fprintf(w, "  peak memory       %.1f MiB (resident set)\n", float64(peak)/(1<<20))
 	if r.Cut {
@@ -251,7 +251,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		Cut       string           `json:"stopped_early,omitempty"`
 		Findings  []findingJSON    `json:"findings"`
 	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Traces: r.Traces, Blocked: r.Blocked, States: r.States,
-		Finals: len(r.Finals), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
+		Finals: r.FinalCount, Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
 	}
