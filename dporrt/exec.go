@@ -37,14 +37,25 @@ func (m *Machine) Initial() (*State, *RuntimeError) {
 			s.Store[off] = v
 			continue
 		}
-		for i := 0; i < n && len(g.Init) > 0; i++ {
-			e := g.Init[0]
-			if g.InitList {
-				e = g.Init[i]
-			}
-			s.Store[off+i] = s.eval(e, nil)
+		if len(g.Init) == 0 {
+			continue
+		}
+		if !g.InitList { // one constant fills the array: evaluated once
+			n = 1
+		}
+		for i := 0; i < n; i++ {
+			v := s.eval(g.Init[i], nil)
 			if s.err != nil {
+				// The global keeps its zero value: a failed
+				// initializer computes no value.
 				return s, s.err
+			}
+			s.Store[off+i] = v
+		}
+		if !g.InitList && m.size[g.Index] > 1 {
+			fill := s.Store[off : off+m.size[g.Index]]
+			for i := 1; i < len(fill); i *= 2 {
+				copy(fill[i:], fill[:i])
 			}
 		}
 	}

@@ -334,8 +334,17 @@ global int a[3] = K * 2 + 1;
 		// Runtime errors in init and in global initializers.
 		{name: "init/error", src: "global int r;\ninit { r = 1 / 0; }\n",
 			err: "test.blk:2:14: runtime error: division by zero in 1 / 0 (init in block init)"},
-		{name: "init/global-initializer-error", src: "global int r = 9223372036854775807 + 1;\n",
-			err: "test.blk:1:36: runtime error: integer overflow in 9223372036854775807 + 1 (init in block init)"},
+		// A failed initializer leaves its global (and the later ones) at
+		// zero, not at a wrapped value.
+		{name: "init/global-initializer-error", src: "global int q = 5, r = 9223372036854775807 + 1, s = 3;\n",
+			err:  "test.blk:1:43: runtime error: integer overflow in 9223372036854775807 + 1 (init in block init)",
+			want: map[string]int64{"q": 5, "r": 0, "s": 0}},
+		{name: "init/array-fill-error", src: "global int a[3] = -9223372036854775807 - 2;\n",
+			err:  "test.blk:1:40: runtime error: integer overflow in -9223372036854775807 - 2 (init in block init)",
+			want: map[string]int64{"a[0]": 0, "a[1]": 0, "a[2]": 0}},
+		{name: "init/array-list-error", src: "global int a[3] = {1, 4611686018427387904 * 2, 3};\n",
+			err:  "test.blk:1:43: runtime error: integer overflow in 4611686018427387904 * 2 (init in block init)",
+			want: map[string]int64{"a[0]": 1, "a[1]": 0, "a[2]": 0}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
