@@ -6,7 +6,9 @@
 //
 // A [Machine] is a program instantiated with concrete param values: the
 // layout of its globals in a flat store of int64 locations ([Loc]), one per
-// scalar and one per array element. [Machine.Initial] runs init and returns
+// scalar and one per array element, at most [MaxStore] of them. A state's
+// store is its only memory in proportion to the arrays' sizes: 8 bytes a
+// location. [Machine.Initial] runs init and returns
 // the initial [State]. [State.Step] runs the next block of one enabled
 // process and returns an [Event]: the block, the process, the global
 // locations it read (await guard included) and wrote, the processes it

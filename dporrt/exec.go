@@ -245,12 +245,9 @@ func (s *State) StepInto(i int, ev *Event) {
 			s.setPoint(i, stop)
 		}
 	}
-	if s.err == nil && len(s.m.Prog.Invariants) > 0 {
-		var mask uint64
-		for _, l := range s.writes {
-			mask |= s.m.invMask[l]
-		}
-		if mask != 0 {
+	if s.err == nil && len(s.m.Prog.Invariants) > 0 && len(s.writes) > 0 {
+		slices.Sort(s.writes)
+		if mask := s.m.invariantsReading(s.writes); mask != 0 {
 			s.checkInvariants(mask)
 		}
 	}
@@ -282,14 +279,16 @@ func (s *State) checkInvariants(mask uint64) {
 func (s *State) begin(p *Process, ev *Event) {
 	s.cur, s.curBlock = p, p.Point.Block.ID
 	s.track = true
-	if len(s.stamp) != 2*s.m.nstore { // a clone has none yet
-		s.stamp = make([]uint32, 2*s.m.nstore)
-		s.epoch = 0
-	}
-	s.epoch++
-	if s.epoch == 0 { // wrapped: clear stamps
-		clear(s.stamp)
-		s.epoch = 1
+	if s.m.nstore <= denseStamps {
+		if len(s.stamp) != 2*s.m.nstore { // a clone has none yet
+			s.stamp = make([]uint32, 2*s.m.nstore)
+			s.epoch = 0
+		}
+		s.epoch++
+		if s.epoch == 0 { // wrapped: clear stamps
+			clear(s.stamp)
+			s.epoch = 1
+		}
 	}
 	s.reads, s.writes = ev.Reads, ev.Writes
 	s.spawned, s.violations = ev.Spawned, ev.Violations
@@ -299,6 +298,9 @@ func (s *State) begin(p *Process, ev *Event) {
 func (s *State) end(ev *Event) {
 	slices.Sort(s.reads)
 	slices.Sort(s.writes)
+	if s.stamp == nil { // large store: repeats were kept
+		s.reads, s.writes = slices.Compact(s.reads), slices.Compact(s.writes)
+	}
 	ev.Reads, ev.Writes, ev.Spawned, ev.Violations = s.reads, s.writes, s.spawned, s.violations
 	ev.Err = s.err
 	s.err = nil
@@ -319,15 +321,40 @@ func (s *State) fail(p lang.Pos, format string, args ...any) {
 	s.err = e
 }
 
+// denseStamps is the largest store whose locations get a read and a write
+// stamp each (8 bytes per location) to drop repeated reads and writes as
+// they happen; in larger stores an event's lists keep repeats (but for
+// consecutive ones) until it ends, so the store alone takes memory in
+// proportion to its size.
+const denseStamps = 1 << 14
+
 func (s *State) noteRead(l int) {
-	if s.track && s.stamp[2*l] != s.epoch {
+	if !s.track {
+		return
+	}
+	if s.stamp == nil {
+		if n := len(s.reads); n == 0 || s.reads[n-1] != Loc(l) {
+			s.reads = append(s.reads, Loc(l))
+		}
+		return
+	}
+	if s.stamp[2*l] != s.epoch {
 		s.stamp[2*l] = s.epoch
 		s.reads = append(s.reads, Loc(l))
 	}
 }
 
 func (s *State) noteWrite(l int) {
-	if s.track && s.stamp[2*l+1] != s.epoch {
+	if !s.track {
+		return
+	}
+	if s.stamp == nil {
+		if n := len(s.writes); n == 0 || s.writes[n-1] != Loc(l) {
+			s.writes = append(s.writes, Loc(l))
+		}
+		return
+	}
+	if s.stamp[2*l+1] != s.epoch {
 		s.stamp[2*l+1] = s.epoch
 		s.writes = append(s.writes, Loc(l))
 	}

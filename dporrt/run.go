@@ -70,7 +70,6 @@ func Replay(names []string) (Policy, *error) {
 
 // Outcome is the result of one complete execution.
 type Outcome struct {
-	Initial  *State // the state after init (a clone)
 	Final    *State
 	Schedule Schedule
 	Events   []*Event
@@ -86,7 +85,7 @@ type Outcome struct {
 // an event costs the same whatever the number of processes.
 func (m *Machine) Run(policy Policy, maxEvents int) *Outcome {
 	st, err := m.Initial()
-	out := &Outcome{Initial: st.Clone(), Final: st, Err: err}
+	out := &Outcome{Final: st, Err: err}
 	if err != nil {
 		return out
 	}
