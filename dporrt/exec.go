@@ -229,7 +229,7 @@ func (s *State) StepInto(i int, ev *Event) {
 	p := s.Procs[i]
 	*ev = Event{Proc: i, Reads: ev.Reads[:0], Writes: ev.Writes[:0], Spawned: ev.Spawned[:0], Violations: ev.Violations[:0]}
 	if p.Done {
-		ev.Err = &RuntimeError{Pos: p.Proc.Pos, Msg: "process has finished", Proc: p.Name()}
+		ev.Err = &RuntimeError{Pos: p.Proc.Pos, Msg: "process has finished", Proc: p.Name(), kind: "process has finished"}
 		return
 	}
 	pt := p.Point
@@ -312,7 +312,7 @@ func (s *State) fail(p lang.Pos, format string, args ...any) {
 	if s.err != nil {
 		return
 	}
-	e := &RuntimeError{Pos: p, Msg: fmt.Sprintf(format, args...), Block: s.curBlock}
+	e := &RuntimeError{Pos: p, Msg: fmt.Sprintf(format, args...), Block: s.curBlock, kind: format}
 	if s.cur != nil {
 		e.Proc = s.cur.Name()
 	} else {

@@ -68,11 +68,15 @@ type Stats struct {
 	Elapsed time.Duration
 }
 
-// Finding is a violation or runtime error with a schedule that reaches it.
+// Finding is a violation or runtime error, by site: a failed assert or a
+// broken invariant at one position, or a runtime error of one kind at one
+// position, whatever its operand values. Violation or Error is the first
+// occurrence found, and Schedule reaches it (icgen run --replay).
 type Finding struct {
 	Violation *Violation
 	Error     *RuntimeError
 	Schedule  Schedule
+	Count     int // the explored events that raised it, in every trace
 }
 
 // Result is the outcome of an exploration.
@@ -83,7 +87,7 @@ type Result struct {
 	// counts them all (those not kept by their hash only).
 	Finals     []*State
 	FinalCount int
-	Findings   []Finding // distinct violations and runtime errors (by site), first schedule found
+	Findings   []Finding // violations and runtime errors by site, in discovery order
 	Dep        DepMode   // the dependency used (cdpor always uses Static)
 	Cut        bool      // a bound stopped the exploration: it is not exhaustive
 	CutBy      string
@@ -142,10 +146,11 @@ func (r *Result) findingSites() []string {
 	return out
 }
 
-// siteKey is what makes two findings the same: position and message.
+// siteKey is what makes two findings the same: kind and position. A
+// runtime error's kind is its message without the operand values.
 type siteKey struct {
 	pos  lang.Pos
-	kind string // "violation", or a runtime error's message
+	kind string
 }
 
 func (k siteKey) String() string { return k.pos.String() + " " + k.kind }
@@ -154,7 +159,7 @@ func findingKey(f Finding) siteKey {
 	if f.Violation != nil {
 		return siteKey{f.Violation.Pos, "violation"}
 	}
-	return siteKey{f.Error.Pos, "runtime error: " + f.Error.Msg}
+	return siteKey{f.Error.Pos, "runtime error: " + f.Error.kind}
 }
 
 // event is one executed event of the current sequence.
@@ -687,14 +692,15 @@ func (x *explorer) stepOf(ev *event) Step {
 	return Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
 }
 
-// finding records a violation or runtime error, with the schedule sched
-// gives, unless it is known already.
+// finding records a violation or runtime error: a new finding with the
+// schedule sched gives, or one more occurrence of the finding at its site.
 func (x *explorer) finding(f Finding, sched func() Schedule) {
 	key := findingKey(f)
-	if _, ok := x.sites[key]; ok {
+	if k, ok := x.sites[key]; ok {
+		x.res.Findings[k].Count++
 		return
 	}
-	f.Schedule = sched()
+	f.Schedule, f.Count = sched(), 1
 	x.sites[key] = len(x.res.Findings)
 	x.res.Findings = append(x.res.Findings, f)
 	if x.opts.StopOnViolation {

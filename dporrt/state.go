@@ -65,9 +65,10 @@ func (v Violation) Headline() string {
 // budget. It ends the execution.
 type RuntimeError struct {
 	Pos   lang.Pos
-	Msg   string
+	Msg   string // with the operand values, e.g. "integer overflow in 5 * 7"
 	Proc  string
 	Block string
+	kind  string // the message without its values: one finding per kind and site
 }
 
 func (e *RuntimeError) Error() string {

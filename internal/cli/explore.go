@@ -39,8 +39,9 @@ func newExploreCmd(e *env) *cobra.Command {
 		Long: `Explore the interleavings of a program from its initial state and report the
 complete traces, the sleep-set-blocked traces, the states (events executed),
 the distinct final states (modulo process naming) and every violation or
-runtime error with a schedule that reaches it (replay it with icgen run
---replay).
+runtime error, once per site (its position, and for a runtime error its kind:
+overflow, division by zero, ...), with how many times it was seen and a
+schedule that reaches the first (replay it with icgen run --replay).
 
 Algorithms: dfs explores every interleaving (the oracle); sdpor is
 Source-DPOR with source sets and sleep sets; csdpor adds context-sensitive
@@ -225,6 +226,9 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 		if len(f.Schedule) == 0 {
 			sched = "(in init, before any process runs)"
 		}
+		if f.Count > 1 {
+			fmt.Fprintf(w, "    seen %d times; the first:\n", f.Count)
+		}
 		fmt.Fprintf(w, "    schedule: %s\n", sched)
 	}
 }
@@ -236,6 +240,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		Process  string `json:"process"`
 		Block    string `json:"block"`
 		Schedule string `json:"schedule"`
+		Count    int    `json:"count"`
 	}
 	out := struct {
 		File      string           `json:"file"`
@@ -256,7 +261,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		out.Params[p.Name] = m.Param(p)
 	}
 	for _, f := range r.Findings {
-		fj := findingJSON{Schedule: f.Schedule.String()}
+		fj := findingJSON{Schedule: f.Schedule.String(), Count: f.Count}
 		if v := f.Violation; v != nil {
 			fj.Kind, fj.diagJSON, fj.Process, fj.Block = "violation", diagJSON{v.Pos.File, v.Pos.Line, v.Pos.Col, v.Msg}, v.Proc, v.Block
 			if v.Invariant {

@@ -166,9 +166,18 @@ func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
 		}
 	}
 	if n := len(out.Final.Violations); n > 0 {
-		fmt.Fprintf(w, "%d violation%s:\n", n, plural(n))
-		for _, v := range out.Final.Violations {
+		sites := violationSites(out.Final.Violations)
+		if len(sites) == n {
+			fmt.Fprintf(w, "%d violation%s:\n", n, plural(n))
+		} else {
+			fmt.Fprintf(w, "%d violation%s at %d site%s:\n", n, plural(n), len(sites), plural(len(sites)))
+		}
+		for _, s := range sites {
+			v := s.first
 			fmt.Fprint(w, l.caret(v.Pos, fmt.Sprintf("%s (%s, block %s)", v.Headline(), v.Proc, v.Block)))
+			if s.count > 1 {
+				fmt.Fprintf(w, "    %d times at this site; the first is shown\n", s.count)
+			}
 		}
 	} else {
 		fmt.Fprintln(w, "violations: none")
@@ -176,6 +185,28 @@ func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
 	if out.Err != nil {
 		fmt.Fprint(w, l.caret(out.Err.Pos, fmt.Sprintf("runtime error: %s (%s, block %s)", out.Err.Msg, out.Err.Proc, out.Err.Block)))
 	}
+}
+
+// site is the violations of a run at one position: the first, and how many.
+type site struct {
+	first dporrt.Violation
+	count int
+}
+
+// violationSites groups violations by position, in order of first
+// occurrence.
+func violationSites(vs []dporrt.Violation) []site {
+	var out []site
+	at := map[lang.Pos]int{}
+	for _, v := range vs {
+		if k, ok := at[v.Pos]; ok {
+			out[k].count++
+			continue
+		}
+		at[v.Pos] = len(out)
+		out = append(out, site{v, 1})
+	}
+	return out
 }
 
 func pluralEs(n int) string {
