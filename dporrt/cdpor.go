@@ -306,7 +306,7 @@ func (x *explorer) detour(i int, prefix bool, f func()) {
 	if lv.snap == nil {
 		suffix = slices.Clone(x.seq[i:])
 		x.st.Undo(x.seq[i].mark)
-		if size := x.st.size(); x.snapBytes+size <= maxSnapBytes {
+		if size := x.st.size(); x.snapBytes+size <= x.snapLimit {
 			lv.snap, lv.snapSize = x.st.Clone(), size
 			x.snapBytes += size
 			x.restore(i, suffix)

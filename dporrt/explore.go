@@ -309,6 +309,9 @@ type explorer struct {
 	static    map[*lang.Block][2][]Loc // staticSets, by block
 	maxDepth  int
 	onLevel   func(x *explorer, depth int) // see explore
+	// The bounds on kept final states and snapshots: MaxFinalBytes and
+	// maxSnapBytes (tests lower them to exercise what happens past them).
+	finalLimit, snapLimit int
 }
 
 func newExplorer(m *Machine, opts Options) *explorer {
@@ -317,6 +320,7 @@ func newExplorer(m *Machine, opts Options) *explorer {
 	if x.maxDepth <= 0 {
 		x.maxDepth = DefaultMaxDepth
 	}
+	x.finalLimit, x.snapLimit = MaxFinalBytes, maxSnapBytes
 	return x
 }
 
@@ -719,7 +723,7 @@ func (x *explorer) final() {
 		}
 	}
 	x.res.FinalCount++
-	if size := x.st.size(); x.finalBytes+size <= MaxFinalBytes {
+	if size := x.st.size(); x.finalBytes+size <= x.finalLimit {
 		c := x.st.Clone()
 		x.finalBytes += size
 		x.finals[h] = append(kept, c)

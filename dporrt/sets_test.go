@@ -372,3 +372,34 @@ func TestPIDBag(t *testing.T) {
 		in[p] = true
 	}
 }
+
+// TestMemoryBounds: past the bound on kept final states, finals are
+// counted by hash, not kept; past the bound on snapshots, csdpor reaches a
+// race's state by undoing and replaying. Neither changes what is explored.
+func TestMemoryBounds(t *testing.T) {
+	t.Parallel()
+	for name, m := range enabledPrograms(t) {
+		for _, algo := range []Algorithm{SDPOR, CSDPOR} {
+			want, err := Explore(m, Options{Algo: algo, MaxStates: 5000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := explore(m, Options{Algo: algo, MaxStates: 5000}, func(x *explorer, depth int) {
+				if depth == 0 {
+					x.finalLimit, x.snapLimit = 0, 0
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Stats.Traces != want.Traces || got.Blocked != want.Blocked || got.States != want.States ||
+				got.FinalCount != want.FinalCount || got.FinalCount != len(want.Finals) || len(got.Finals) != 0 {
+				t.Errorf("%s, %s: with no room %d/%d/%d traces/blocked/states, %d finals (%d kept); want %d/%d/%d, %d",
+					name, algo, got.Traces, got.Blocked, got.States, got.FinalCount, len(got.Finals), want.Traces, want.Blocked, want.States, len(want.Finals))
+			}
+			if !slices.Equal(got.findingSites(), want.findingSites()) {
+				t.Errorf("%s, %s: findings %v, want %v", name, algo, got.findingSites(), want.findingSites())
+			}
+		}
+	}
+}
