@@ -8,11 +8,11 @@
 // layout of its globals in a flat store of int64 locations ([Loc]), one per
 // scalar and one per array element, at most [MaxStore] of them. A state's
 // store is its only memory in proportion to the arrays' sizes: 8 bytes a
-// location. [Machine.Initial] runs init and returns
-// the initial [State]. [State.Step] runs the next block of one enabled
-// process and returns an [Event]: the block, the process, the global
-// locations it read (await guard included) and wrote, the processes it
-// spawned and the asserts that failed.
+// location. [Machine.Initial] runs init and returns the initial [State].
+// [State.Step] runs the next block of one enabled process and returns an
+// [Event]: the block, the process, the global locations it read (await
+// guard included) and wrote, the processes it spawned and the asserts that
+// failed.
 //
 // # Semantics (shared with the symbolic executor, docs/language.md)
 //
@@ -47,7 +47,19 @@
 //     [MaxFinalBytes] of final states and 256 MiB of state snapshots; a
 //     sequence is cut at [Options].MaxDepth events ([DefaultMaxDepth]), so
 //     a program that never ends (a fork bomb) cannot use up the memory or
-//     the stack.
+//     the stack. It reports findings by site ([Finding]): a violation by
+//     its position, a runtime error by its position and kind, with a count.
+//
+// # Known limits
+//
+//   - Process names (proc#1.2.1) grow with the depth of the spawn tree: a
+//     run of a process that spawns one copy of itself n times prints Θ(n²)
+//     characters of schedule, and a process caches its name once asked.
+//   - Evaluating a loop function of an IC file ([ICEnv.Apply]) clones the
+//     state, in time and memory proportional to the globals and processes.
+//   - A race scan goes back over the sequence until the event's clock covers
+//     every earlier event: O(sequence length) for an event with no
+//     predecessor near it.
 //   - Every change to a State after Initial is logged: [State.Undo] rolls
 //     back to a [State.Mark] in time proportional to the changes, which is
 //     how explorers backtrack. [State.Clone] makes an independent copy.
