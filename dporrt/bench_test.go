@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -203,4 +204,44 @@ func BenchmarkEnabled(b *testing.B) {
 	if len(buf) != 1 {
 		b.Fatalf("enabled = %v, want one process", buf)
 	}
+}
+
+// bombSrc: every process spawns two copies of itself (a fork bomb); after n
+// events about 2n processes exist.
+const bombSrc = `proc p() { spawn p(); spawn p(); }
+init { spawn p(); }
+`
+
+// BenchmarkForkBomb runs and explores a fork bomb for n events, n growing
+// tenfold: ns/event and B/event stay flat, as an event costs the same
+// whatever the number of processes (2n at the end).
+func BenchmarkForkBomb(b *testing.B) {
+	m := benchMachine(b, bombSrc, nil)
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("run/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if out := m.Run(Random(1), n); len(out.Events) != n {
+					b.Fatalf("%d events", len(out.Events))
+				}
+			}
+			reportPerEvent(b, n)
+		})
+		for _, algo := range []Algorithm{DFS, SDPOR} {
+			b.Run(fmt.Sprintf("%s/%d", algo, n), func(b *testing.B) {
+				for b.Loop() {
+					if r, err := Explore(m, Options{Algo: algo, MaxStates: n}); err != nil || r.States != n {
+						b.Fatalf("%v, %+v", err, r)
+					}
+				}
+				reportPerEvent(b, n)
+			})
+		}
+	}
+}
+
+// reportPerEvent reports the time per event, n events per iteration
+// (-benchmem's B/op divided by n is the memory per event).
+func reportPerEvent(b *testing.B, n int) {
+	events := float64(b.N) * float64(n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/events, "ns/event")
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
 )
 
 // This file holds what csdpor and cdpor add to sdpor (CAV'18 Alg. 1, lines
@@ -13,19 +14,19 @@ import (
 // that makes using them in the back sets and sleep sets sound.
 
 // icCheck evaluates the constraints of the pair of blocks of events a and b
-// in the current state, a's process being the first of the pair; enabled
-// are the processes enabled in it. holds: some constraint (with the pair's
+// in the current state, a's process being the first of the pair. holds:
+// some constraint (with the pair's
 // overflow guard) holds; uniform: some holding constraint reads no global
 // that the other enabled processes' blocks, or anything they lead to, may
 // write (U⇒).
-func (x *explorer) icCheck(aPID, aBlock, bPID, bBlock string, enabled func() []int) (holds, uniform bool) {
+func (x *explorer) icCheck(aPID PID, aBlock string, bPID PID, bBlock string) (holds, uniform bool) {
 	pr, swapped := x.opts.ICs.Pair(aBlock, bBlock)
-	return x.pairCheck(pr, swapped, aPID, bPID, enabled)
+	return x.pairCheck(pr, swapped, aPID, bPID)
 }
 
 // pairCheck is icCheck for the pair pr of the IC file, swapped when the
 // file stores it as (b, a).
-func (x *explorer) pairCheck(pr *ic.Pair, swapped bool, aPID, bPID string, enabled func() []int) (holds, uniform bool) {
+func (x *explorer) pairCheck(pr *ic.Pair, swapped bool, aPID, bPID PID) (holds, uniform bool) {
 	if pr == nil || len(pr.Constraints) == 0 {
 		return false, false
 	}
@@ -47,23 +48,21 @@ func (x *explorer) pairCheck(pr *ic.Pair, swapped bool, aPID, bPID string, enabl
 		return err == nil && ok
 	}
 	// touched: a global of the constraint is in W of a block another
-	// enabled process stands at.
+	// enabled process stands at. The blocks are looked at, not every
+	// process (see State.anyEnabled).
 	touched := func(globals []string) bool {
 		if len(globals) == 0 {
 			return false
 		}
-		for _, i := range enabled() {
-			if i == ai || i == bi {
-				continue
-			}
-			w := x.w[x.st.Procs[i].Point.Block.ID]
+		return x.st.anyEnabled(func(b *lang.Block) bool {
+			w := x.w[b.ID]
 			for _, g := range globals {
 				if w[g] {
 					return true
 				}
 			}
-		}
-		return false
+			return false
+		}, ai, bi)
 	}
 	for _, c := range pr.Constraints {
 		if ok, err := c.Expr.Holds(env); err != nil || !ok {
@@ -114,7 +113,7 @@ func (x *explorer) constrainedRace(i, k int) bool {
 			// process may exist without e in another order.
 			return
 		}
-		holds, uniform = x.pairCheck(pr, swapped, e.pid, n.pid, x.enabledOnce())
+		holds, uniform = x.pairCheck(pr, swapped, e.pid, n.pid)
 		if holds && !uniform && !n.virtual {
 			// A uniform race gets no back-set entry, so nothing starts
 			// the reversed order here and its sleep sequence would only
@@ -176,13 +175,14 @@ func (localsEnv) Apply(string, []*ic.Expr) (int64, error) { return 0, ic.ErrUnav
 
 // steps runs the next events of the processes pids in order; false when
 // one of them does not exist or is not enabled where it should run.
-func (x *explorer) steps(pids []string) ([]*event, bool) {
+func (x *explorer) steps(pids []PID) ([]*event, bool) {
 	var evs []*event
 	for _, pid := range pids {
 		if p := x.procIndex(pid); p < 0 || !x.st.Enabled(p) {
 			return evs, false
 		}
-		evs = append(evs, x.step(pid, false))
+		ev, _ := x.step(pid, false)
+		evs = append(evs, ev)
 	}
 	return evs, true
 }
@@ -246,10 +246,10 @@ func (x *explorer) contextSensitive(i, k int) {
 }
 
 // reversed is contextSensitive's work on the snapshot of s[E'].
-func (x *explorer) reversed(i int, e, n *event, u []string) {
+func (x *explorer) reversed(i int, e, n *event, u []PID) {
 	mark := x.st.Mark()
-	for _, pid := range append(append([]string{e.pid}, u...), n.pid) {
-		if x.step(pid, false).err != nil {
+	for _, pid := range append(append([]PID{e.pid}, u...), n.pid) {
+		if ev, _ := x.step(pid, false); ev.err != nil {
 			return
 		}
 	}
@@ -262,7 +262,7 @@ func (x *explorer) reversed(i int, e, n *event, u []string) {
 		if p < 0 || !x.st.Enabled(p) {
 			return
 		}
-		ev := x.step(pid, true)
+		ev, _ := x.step(pid, true)
 		if ev.err != nil {
 			return
 		}
@@ -275,8 +275,8 @@ func (x *explorer) reversed(i int, e, n *event, u []string) {
 
 // between returns û for the race of seq[i] with seq[k]: the processes of
 // the events between them that happen before seq[k], in order.
-func (x *explorer) between(i, k int) []string {
-	var u []string
+func (x *explorer) between(i, k int) []PID {
+	var u []PID
 	for j := i + 1; j < k; j++ {
 		if hb(x.seq[j], x.seq[k]) {
 			u = append(u, x.seq[j].pid)
@@ -292,23 +292,32 @@ func (x *explorer) between(i, k int) []string {
 // suffix) and serves every later race at that level; it lives as long as
 // the level. Apart from taking the snapshot, the current state is not
 // changed, so no replay is needed per race, and the cost of a race no
-// longer grows with its distance.
+// longer grows with its distance. Snapshots take at most maxSnapBytes
+// together: past that, f runs on the current state undone to E', and the
+// suffix is replayed after it.
 //
 // With prefix, f's events follow a copy of E' in the sequence, as a
 // finding's schedule needs; without, they start an empty sequence (f must
 // not look at E'), which saves copying E' for every race.
 func (x *explorer) detour(i int, prefix bool, f func()) {
 	lv := x.levels[i]
-	if lv.snap == nil {
-		suffix := slices.Clone(x.seq[i:])
-		x.st.Undo(x.seq[i].mark)
-		lv.snap = x.st.Clone()
-		x.restore(i, suffix)
-	}
+	var suffix []*event
 	st, seq := x.st, x.seq
-	x.st = lv.snap
+	if lv.snap == nil {
+		suffix = slices.Clone(x.seq[i:])
+		x.st.Undo(x.seq[i].mark)
+		if size := x.st.size(); x.snapBytes+size <= x.snapLimit {
+			lv.snap, lv.snapSize = x.st.Clone(), size
+			x.snapBytes += size
+			x.restore(i, suffix)
+			suffix = nil
+		}
+	}
+	if suffix == nil {
+		x.st = lv.snap
+	}
 	if prefix {
-		x.seq = x.seq[:i:i] // appends go to a fresh array
+		x.seq = seq[:i:i] // appends go to a fresh array
 	} else {
 		x.seq = x.spare[:0]
 	}
@@ -322,6 +331,17 @@ func (x *explorer) detour(i int, prefix bool, f func()) {
 		x.spare = x.seq[:0]
 	}
 	x.st, x.seq = st, seq
+	if suffix != nil {
+		x.restore(i, suffix)
+	}
+}
+
+// dropSnap frees the snapshot of a level that is left.
+func (x *explorer) dropSnap(lv *level) {
+	if lv.snap != nil {
+		x.snapBytes -= lv.snapSize
+		lv.snap, lv.snapSize = nil, 0
+	}
 }
 
 // restore brings the state back to the sequence prefix..suffix after a
@@ -342,23 +362,10 @@ func (x *explorer) restore(i int, suffix []*event) {
 	}
 }
 
-// enabledOnce returns a function that gives the processes enabled in the
-// current state, computed on the first call.
-func (x *explorer) enabledOnce() func() []int {
-	var enabled []int
-	done := false
-	return func() []int {
-		if !done {
-			enabled, done = x.st.EnabledProcs(nil), true
-		}
-		return enabled
-	}
-}
-
 // uniformSleepers returns the single processes asleep at f that stay asleep
 // after p runs because their independence with p holds uniformly in the
 // current state (Alg. 1, line 17).
-func (x *explorer) uniformSleepers(f *level, pid string) []sleeper {
+func (x *explorer) uniformSleepers(f *level, pid PID) []sleeper {
 	if x.opts.Algo != CDPOR || x.opts.ICs == nil {
 		return nil
 	}
@@ -371,13 +378,12 @@ func (x *explorer) uniformSleepers(f *level, pid string) []sleeper {
 		return nil
 	}
 	var out []sleeper
-	enabled := x.enabledOnce()
 	for _, sl := range f.sleep {
 		if len(sl.seq) != 1 || sl.seq[0].pid == pid {
 			continue
 		}
 		m := sl.seq[0]
-		if _, uniform := x.icCheck(pid, nBlock, m.pid, m.block.ID, enabled); uniform {
+		if _, uniform := x.icCheck(pid, nBlock, m.pid, m.block.ID); uniform {
 			out = append(out, sl)
 		}
 	}

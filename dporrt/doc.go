@@ -6,11 +6,13 @@
 //
 // A [Machine] is a program instantiated with concrete param values: the
 // layout of its globals in a flat store of int64 locations ([Loc]), one per
-// scalar and one per array element. [Machine.Initial] runs init and returns
-// the initial [State]. [State.Step] runs the next block of one enabled
-// process and returns an [Event]: the block, the process, the global
-// locations it read (await guard included) and wrote, the processes it
-// spawned and the asserts that failed.
+// scalar and one per array element, at most [MaxStore] of them. A state's
+// store is its only memory in proportion to the arrays' sizes: 8 bytes a
+// location. [Machine.Initial] runs init and returns the initial [State].
+// [State.Step] runs the next block of one enabled process and returns an
+// [Event]: the block, the process, the global locations it read (await
+// guard included) and wrote, the processes it spawned and the asserts that
+// failed.
 //
 // # Semantics (shared with the symbolic executor, docs/language.md)
 //
@@ -21,15 +23,43 @@
 //   - A failing assert records a [Violation] and execution goes on.
 //   - Process ids are hierarchical ([PID]): init's spawns are 1, 2, ...; the
 //     k-th spawn of process 1.2 is 1.2.k. Ids do not depend on the
-//     interleaving.
+//     interleaving. A machine interns its ids: equal ids are ==, and a
+//     spawn costs the same however deep the spawn tree is.
 //   - [State.Equal] and [State.Hash] compare states modulo process naming:
 //     globals, the multiset of live processes as (proc, point, live locals),
 //     and the multiset of violation sites.
 //
 // # Contracts
 //
-//   - A Machine is immutable and may be shared; a State belongs to one
-//     goroutine.
+//   - A Machine is immutable and may be shared (its table of process ids
+//     is locked); a State belongs to one goroutine, and its exported
+//     fields are read, not written: it changes by running and undoing
+//     events, which keeps its indexes (processes by id, processes by the
+//     point they stand at) right.
+//   - An event costs time and memory in proportion to what it does, not to
+//     the number of processes: [Machine.Run] and the explorers keep the
+//     enabled processes up to date from the processes an event can have
+//     enabled or disabled (its own, those it spawned, and those waiting at
+//     an await whose block reads a global it wrote); the explorers keep
+//     vector clocks that share what they have in common ([Explore]).
+//   - [Explore] keeps memory in proportion to the longest sequence it
+//     explores (so [Options].MaxStates bounds it), plus at most
+//     [MaxFinalBytes] of final states and 256 MiB of state snapshots; a
+//     sequence is cut at [Options].MaxDepth events ([DefaultMaxDepth]), so
+//     a program that never ends (a fork bomb) cannot use up the memory or
+//     the stack. It reports findings by site ([Finding]): a violation by
+//     its position, a runtime error by its position and kind, with a count.
+//
+// # Known limits
+//
+//   - Process names (proc#1.2.1) grow with the depth of the spawn tree: a
+//     run of a process that spawns one copy of itself n times prints Θ(n²)
+//     characters of schedule, and a process caches its name once asked.
+//   - Evaluating a loop function of an IC file ([ICEnv.Apply]) clones the
+//     state, in time and memory proportional to the globals and processes.
+//   - A race scan goes back over the sequence until the event's clock covers
+//     every earlier event: O(sequence length) for an event with no
+//     predecessor near it.
 //   - Every change to a State after Initial is logged: [State.Undo] rolls
 //     back to a [State.Mark] in time proportional to the changes, which is
 //     how explorers backtrack. [State.Clone] makes an independent copy.

@@ -37,14 +37,25 @@ func (m *Machine) Initial() (*State, *RuntimeError) {
 			s.Store[off] = v
 			continue
 		}
-		for i := 0; i < n && len(g.Init) > 0; i++ {
-			e := g.Init[0]
-			if g.InitList {
-				e = g.Init[i]
-			}
-			s.Store[off+i] = s.eval(e, nil)
+		if len(g.Init) == 0 {
+			continue
+		}
+		if !g.InitList { // one constant fills the array: evaluated once
+			n = 1
+		}
+		for i := 0; i < n; i++ {
+			v := s.eval(g.Init[i], nil)
 			if s.err != nil {
+				// The global keeps its zero value: a failed
+				// initializer computes no value.
 				return s, s.err
+			}
+			s.Store[off+i] = v
+		}
+		if !g.InitList && m.size[g.Index] > 1 {
+			fill := s.Store[off : off+m.size[g.Index]]
+			for i := 1; i < len(fill); i *= 2 {
+				copy(fill[i:], fill[:i])
 			}
 		}
 	}
@@ -102,7 +113,9 @@ func (s *State) GuardReads(i int) []Loc {
 	return slices.Clone(ev.Reads)
 }
 
-// EnabledProcs appends the indices of the enabled processes to buf.
+// EnabledProcs appends the indices of the enabled processes to buf, in
+// creation order. It looks at every process; [Machine.Run] and the
+// explorers keep the enabled processes up to date instead.
 func (s *State) EnabledProcs(buf []int) []int {
 	for i, p := range s.Procs {
 		if !p.Done && (p.Point.Guard == nil || s.Enabled(i)) {
@@ -112,15 +125,95 @@ func (s *State) EnabledProcs(buf []int) []int {
 	return buf
 }
 
-// Blocked returns the live processes that are not enabled.
+// Blocked returns the live processes that are not enabled, in creation
+// order. It looks at the processes standing at an await only.
 func (s *State) Blocked() []int {
 	var out []int
-	for i, p := range s.Procs {
-		if !p.Done && !s.Enabled(i) {
-			out = append(out, i)
+	if s.at == nil {
+		return nil
+	}
+	for _, id := range s.m.guarded {
+		for _, i := range s.at[id] {
+			if !s.Enabled(int(i)) {
+				out = append(out, int(i))
+			}
 		}
 	}
+	slices.Sort(out)
 	return out
+}
+
+// affected appends to buf the processes whose enabledness an event may have
+// changed: proc, which ran it, the processes it spawned, and the live
+// processes standing at an await whose block reads a global of writes (the
+// locations the event wrote, sorted, or a superset). Every other process is
+// enabled, or not, as it was before the event: its guard reads nothing that
+// changed. buf may repeat a process.
+func (s *State) affected(proc int, spawned []int, writes []Loc, buf []int) []int {
+	buf = append(buf, proc)
+	buf = append(buf, spawned...)
+	if len(writes) == 0 || len(s.m.guarded) == 0 || s.at == nil {
+		return buf
+	}
+	if s.wvars == nil {
+		s.wvars = make([]uint64, (len(s.m.Prog.Globals)+63)/64)
+	}
+	clear(s.wvars)
+	s.m.markVars(writes, s.wvars)
+	for _, id := range s.m.guarded {
+		if len(s.at[id]) == 0 || !overlaps(s.wvars, s.m.guardVars[id]) {
+			continue
+		}
+		for _, i := range s.at[id] {
+			buf = append(buf, int(i))
+		}
+	}
+	return buf
+}
+
+// overlaps reports whether two bit sets share a bit.
+func overlaps(a, b []uint64) bool {
+	for i := range min(len(a), len(b)) {
+		if a[i]&b[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// anyEnabled reports whether a process other than skip1 and skip2 is
+// enabled at a block for which at holds. It looks at the points of the
+// program, and evaluates the guards of the processes waiting at the awaits
+// whose block at holds, not at every process.
+func (s *State) anyEnabled(at func(*lang.Block) bool, skip1, skip2 int) bool {
+	for id, c := range s.count {
+		if c == 0 {
+			continue
+		}
+		pt := s.m.points[id]
+		if !at(pt.Block) {
+			continue
+		}
+		if pt.Guard == nil {
+			n := int(c)
+			if skip1 >= 0 && s.Procs[skip1].Point == pt {
+				n--
+			}
+			if skip2 >= 0 && skip2 != skip1 && s.Procs[skip2].Point == pt {
+				n--
+			}
+			if n > 0 {
+				return true
+			}
+			continue
+		}
+		for _, i := range s.at[id] {
+			if int(i) != skip1 && int(i) != skip2 && s.Enabled(int(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Step runs the next block of process i, which must be enabled, and returns
@@ -152,12 +245,9 @@ func (s *State) StepInto(i int, ev *Event) {
 			s.setPoint(i, stop)
 		}
 	}
-	if s.err == nil && len(s.m.Prog.Invariants) > 0 {
-		var mask uint64
-		for _, l := range s.writes {
-			mask |= s.m.invMask[l]
-		}
-		if mask != 0 {
+	if s.err == nil && len(s.m.Prog.Invariants) > 0 && len(s.writes) > 0 {
+		slices.Sort(s.writes)
+		if mask := s.m.invariantsReading(s.writes); mask != 0 {
 			s.checkInvariants(mask)
 		}
 	}
@@ -189,14 +279,16 @@ func (s *State) checkInvariants(mask uint64) {
 func (s *State) begin(p *Process, ev *Event) {
 	s.cur, s.curBlock = p, p.Point.Block.ID
 	s.track = true
-	if len(s.stamp) != 2*s.m.nstore { // a clone has none yet
-		s.stamp = make([]uint32, 2*s.m.nstore)
-		s.epoch = 0
-	}
-	s.epoch++
-	if s.epoch == 0 { // wrapped: clear stamps
-		clear(s.stamp)
-		s.epoch = 1
+	if s.m.nstore <= denseStamps {
+		if len(s.stamp) != 2*s.m.nstore { // a clone has none yet
+			s.stamp = make([]uint32, 2*s.m.nstore)
+			s.epoch = 0
+		}
+		s.epoch++
+		if s.epoch == 0 { // wrapped: clear stamps
+			clear(s.stamp)
+			s.epoch = 1
+		}
 	}
 	s.reads, s.writes = ev.Reads, ev.Writes
 	s.spawned, s.violations = ev.Spawned, ev.Violations
@@ -206,6 +298,9 @@ func (s *State) begin(p *Process, ev *Event) {
 func (s *State) end(ev *Event) {
 	slices.Sort(s.reads)
 	slices.Sort(s.writes)
+	if s.stamp == nil { // large store: repeats were kept
+		s.reads, s.writes = slices.Compact(s.reads), slices.Compact(s.writes)
+	}
 	ev.Reads, ev.Writes, ev.Spawned, ev.Violations = s.reads, s.writes, s.spawned, s.violations
 	ev.Err = s.err
 	s.err = nil
@@ -230,15 +325,40 @@ func (s *State) failKind(p lang.Pos, kind ErrKind, format string, args ...any) {
 	s.err = e
 }
 
+// denseStamps is the largest store whose locations get a read and a write
+// stamp each (8 bytes per location) to drop repeated reads and writes as
+// they happen; in larger stores an event's lists keep repeats (but for
+// consecutive ones) until it ends, so the store alone takes memory in
+// proportion to its size.
+const denseStamps = 1 << 14
+
 func (s *State) noteRead(l int) {
-	if s.track && s.stamp[2*l] != s.epoch {
+	if !s.track {
+		return
+	}
+	if s.stamp == nil {
+		if n := len(s.reads); n == 0 || s.reads[n-1] != Loc(l) {
+			s.reads = append(s.reads, Loc(l))
+		}
+		return
+	}
+	if s.stamp[2*l] != s.epoch {
 		s.stamp[2*l] = s.epoch
 		s.reads = append(s.reads, Loc(l))
 	}
 }
 
 func (s *State) noteWrite(l int) {
-	if s.track && s.stamp[2*l+1] != s.epoch {
+	if !s.track {
+		return
+	}
+	if s.stamp == nil {
+		if n := len(s.writes); n == 0 || s.writes[n-1] != Loc(l) {
+			s.writes = append(s.writes, Loc(l))
+		}
+		return
+	}
+	if s.stamp[2*l+1] != s.epoch {
 		s.stamp[2*l+1] = s.epoch
 		s.writes = append(s.writes, Loc(l))
 	}
@@ -375,21 +495,19 @@ func (s *State) spawn(n *lang.Node, fr *frame) {
 			s.log = append(s.log, undo{kind: undoSpawned, a: -1, old: int64(s.rootSpawn)})
 		}
 		s.rootSpawn++
-		id = PID{s.rootSpawn}
+		id = s.m.pids.child(PID{}, s.rootSpawn)
 	} else {
 		parent := s.cur
 		if s.logging {
 			s.log = append(s.log, undo{kind: undoSpawned, a: int32(fr.pi), old: int64(parent.Spawned)})
 		}
 		parent.Spawned++
-		id = make(PID, len(parent.ID)+1)
-		copy(id, parent.ID)
-		id[len(parent.ID)] = parent.Spawned
+		id = s.m.pids.child(parent.ID, parent.Spawned)
 	}
 	if s.logging {
 		s.log = append(s.log, undo{kind: undoProcs, a: int32(len(s.Procs))})
 	}
-	s.Procs = append(s.Procs, &Process{ID: id, Proc: pr, Point: pr.Points[0], Locals: locals})
+	s.addProc(&Process{ID: id, Proc: pr, Point: pr.Points[0], Locals: locals})
 	if s.track {
 		s.spawned = append(s.spawned, len(s.Procs)-1)
 	}

@@ -47,6 +47,7 @@ type Options struct {
 	Dep             DepMode
 	MaxTraces       int           // stop after this many complete traces (0: no bound)
 	MaxStates       int           // stop after this many events (0: no bound)
+	MaxDepth        int           // stop when one sequence reaches this many events (0: DefaultMaxDepth)
 	Timeout         time.Duration // stop after this long (0: no bound)
 	StopOnViolation bool          // stop at the first violation or runtime error
 	// ICs are the independence constraints cdpor uses; the file must be the
@@ -67,22 +68,46 @@ type Stats struct {
 	Elapsed time.Duration
 }
 
-// Finding is a violation or runtime error with a schedule that reaches it.
+// Finding is a violation or runtime error, by site: a failed assert or a
+// broken invariant at one position, or a runtime error of one kind at one
+// position, whatever its operand values. Violation or Error is the first
+// occurrence found, and Schedule reaches it (icgen run --replay).
 type Finding struct {
 	Violation *Violation
 	Error     *RuntimeError
 	Schedule  Schedule
+	Count     int // the explored events that raised it, in every trace
 }
 
 // Result is the outcome of an exploration.
 type Result struct {
 	Stats
-	Finals   []*State  // distinct final states modulo process naming, in discovery order
-	Findings []Finding // distinct violations and runtime errors (by site), first schedule found
-	Dep      DepMode   // the dependency used (cdpor always uses Static)
-	Cut      bool      // a bound stopped the exploration: it is not exhaustive
-	CutBy    string
+	// Finals are the distinct final states modulo process naming, in
+	// discovery order, as long as they fit in MaxFinalBytes; FinalCount
+	// counts them all (those not kept by their hash only).
+	Finals     []*State
+	FinalCount int
+	Findings   []Finding // violations and runtime errors by site, in discovery order
+	Dep        DepMode   // the dependency used (cdpor always uses Static)
+	Cut        bool      // a bound stopped the exploration: it is not exhaustive
+	CutBy      string
 }
+
+// MaxFinalBytes bounds the memory the final states kept in Result.Finals
+// take; the final states found past it are told apart by their hash and
+// counted in Result.FinalCount, not kept.
+const MaxFinalBytes = 256 << 20
+
+// maxSnapBytes bounds the memory of the state snapshots csdpor and cdpor
+// keep along the sequence (see detour); past it, a race's state is reached
+// by undoing and replaying instead.
+const maxSnapBytes = 256 << 20
+
+// DefaultMaxDepth bounds the events of one explored sequence when
+// Options.MaxDepth is 0: a program whose executions do not end (a process
+// that spawns copies of itself forever) is cut there, with some hundreds of
+// MiB in use, rather than using up the memory and the stack.
+const DefaultMaxDepth = 100_000
 
 // Agrees reports whether two explorations reached the same final states
 // (modulo process naming) and the same findings (by site); when not, it
@@ -98,6 +123,9 @@ func (r *Result) Agrees(o *Result) (bool, string) {
 		}
 		return n
 	}
+	if r.FinalCount != o.FinalCount {
+		return false, fmt.Sprintf("%d final states vs %d", r.FinalCount, o.FinalCount)
+	}
 	if m1, m2 := missing(r, o), missing(o, r); m1 > 0 || m2 > 0 {
 		return false, fmt.Sprintf("%d of %d final states not reached by the other, %d of its %d not reached by this one", m1, len(r.Finals), m2, len(o.Finals))
 	}
@@ -112,27 +140,39 @@ func (r *Result) Agrees(o *Result) (bool, string) {
 func (r *Result) findingSites() []string {
 	var out []string
 	for _, f := range r.Findings {
-		if f.Violation != nil {
-			out = append(out, "violation "+f.Violation.Pos.String())
-		} else {
-			out = append(out, "error "+f.Error.Pos.String()+" "+f.Error.Msg)
-		}
+		out = append(out, findingKey(f).String())
 	}
 	sort.Strings(out)
 	return out
 }
 
+// siteKey is what makes two findings the same: kind and position. A
+// runtime error's kind is its message without the operand values.
+type siteKey struct {
+	pos  lang.Pos
+	kind string
+}
+
+func (k siteKey) String() string { return k.pos.String() + " " + k.kind }
+
+func findingKey(f Finding) siteKey {
+	if f.Violation != nil {
+		return siteKey{f.Violation.Pos, "violation"}
+	}
+	return siteKey{f.Error.Pos, "runtime error: " + f.Error.Kind.String()}
+}
+
 // event is one executed event of the current sequence.
 type event struct {
 	proc   int // index in State.Procs
-	pid    string
+	pid    PID
 	block  *lang.Block
 	reads  []Loc
 	writes []Loc
-	spawn  []string // ids of the processes it created
+	spawn  []PID // ids of the processes it created
 	mark   int
-	clock  []int // vector clock: per process index, the number of its events that happen-before (or are) this one
-	seq    int   // position of this event among its process's events (1-based)
+	clock  vclock // per process index, the number of its events that happen-before (or are) this one
+	seq    int32  // position of this event among its process's events (1-based)
 	err    *RuntimeError
 	// pre holds its process's locals before it ran (cdpor only).
 	pre []int64
@@ -141,11 +181,23 @@ type event struct {
 	virtual bool
 }
 
-// level is what the explorer keeps for one prefix E (depth = len(E)).
+// level is what the explorer keeps for one prefix E (depth = len(E)). The
+// processes enabled at E are not stored per level: see enabledAt.
 type level struct {
-	enabled map[string]bool // processes enabled at E
-	back    []string        // processes to explore from E (source set)
-	done    map[string]bool // explored from E
+	// back is the back (source) set: processes to explore from E, in
+	// order. allAwake and allEnabled stand for every process enabled at E
+	// (and awake when the level was entered, for allAwake), after the
+	// listed ones, in id order: dfs explores every process, and a runtime
+	// error disables every other one (see errorRaces); listing them would
+	// take memory in proportion to the processes at every level.
+	back       []PID
+	allAwake   bool
+	allEnabled bool
+	cursor     PID // the last process allAwake or allEnabled gave (see next)
+	cursorSet  bool
+	asleep0    int    // len(sleep) when the level was entered
+	depth      int    // len(E)
+	done       pidBag // explored from E
 	// sleep holds sequences of events not to explore from E: a single
 	// process asleep, or (csdpor, cdpor) a sequence whose run from E ends
 	// where an explored one does (Alg. 1, lines 12 and 14).
@@ -153,7 +205,11 @@ type level struct {
 	node  int // its node in the recorded tree (-1: none)
 	// snap is a copy of the state at this level, for the detours of
 	// csdpor and cdpor (see detour); nil until a race needs it.
-	snap *State
+	snap     *State
+	snapSize int
+	// changed lists the processes whose enabledness the event into E
+	// changed (their enHist entries at this level).
+	changed []int
 }
 
 // sleeper is an entry of a sleep set: a sequence of events not to explore.
@@ -166,13 +222,59 @@ type sleeper struct {
 }
 
 // asleep reports whether process pid is asleep at the level.
-func (f *level) asleep(pid string) bool {
-	for _, x := range f.sleep {
+func (f *level) asleep(pid PID) bool { return asleepIn(f.sleep, pid) }
+
+func asleepIn(sleep []sleeper, pid PID) bool {
+	for _, x := range sleep {
 		if len(x.seq) == 1 && x.seq[0].pid == pid {
 			return true
 		}
 	}
 	return false
+}
+
+// inBack reports whether process pid (index proc) is in f's back set.
+func (x *explorer) inBack(f *level, pid PID, proc int) bool {
+	if slices.Contains(f.back, pid) {
+		return true
+	}
+	if !f.allAwake && !f.allEnabled || !x.enabledAt(proc, f.depth) {
+		return false
+	}
+	return f.allEnabled || !asleepIn(f.sleep[:f.asleep0], pid)
+}
+
+// next returns the first process of f's back set that is neither done nor
+// asleep (false when none is). The processes allAwake and allEnabled stand
+// for come in id order, so the search goes on from the last one they gave:
+// one skipped (done or asleep) stays so. The enabled processes are those of
+// f, the level the exploration is at.
+func (x *explorer) next(f *level) (PID, bool) {
+	for _, p := range f.back {
+		if !f.done.has(p) && !f.asleep(p) {
+			return p, true
+		}
+	}
+	if !f.allAwake && !f.allEnabled {
+		return PID{}, false
+	}
+	n := x.enabled.first()
+	if f.cursorSet {
+		n = x.enabled.after(f.cursor)
+	}
+	for ; n != nil; n = n.next[0] {
+		f.cursor, f.cursorSet = n.pid, true
+		if !f.done.has(n.pid) && !f.asleep(n.pid) {
+			return n.pid, true
+		}
+	}
+	return PID{}, false
+}
+
+// enChange records that a process became enabled (on) or not at a level.
+type enChange struct {
+	level int
+	on    bool
 }
 
 type explorer struct {
@@ -183,23 +285,60 @@ type explorer struct {
 	levels       []*level
 	res          *Result
 	finals       map[uint64][]*State
-	sites        map[string]bool
+	finalBytes   int
+	sites        map[siteKey]int // index in res.Findings
 	start        time.Time
 	stopped      bool
 	scratch      Event
 	guardGlobals map[*ic.Pair]bool          // see guardReadsGlobals
-	born         map[string]int             // per process id, the position of the event that created it
+	born         map[PID]int                // per process id, the position of the event that created it
 	spare        []*event                   // the sequence of detours that need no prefix
 	w            map[string]map[string]bool // W(b) by block id (cdpor)
 	// detouring is set while a detour runs on a level's snapshot.
 	detouring bool
 	funcs     map[string]ic.Function
+	// The processes enabled at the current end of the sequence, ordered by
+	// id, and for each process (by index) the levels of the sequence where
+	// it became enabled or not: enabledAt answers for any level from them,
+	// and an event changes them only for the processes it affected.
+	enabled   pidSet
+	enHist    [][]enChange
+	affected  []int // scratch of enter
+	blocked   []int // scratch of blockedRaces
+	snapBytes int
+	static    map[*lang.Block][2][]Loc // staticSets, by block
+	maxDepth  int
+	onLevel   func(x *explorer, depth int) // see explore
+	// The bounds on kept final states and snapshots: MaxFinalBytes and
+	// maxSnapBytes (tests lower them to exercise what happens past them).
+	finalLimit, snapLimit int
+}
+
+func newExplorer(m *Machine, opts Options) *explorer {
+	x := &explorer{m: m, opts: opts, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*State{}, sites: map[siteKey]int{}, born: map[PID]int{}, start: time.Now()}
+	x.maxDepth = opts.MaxDepth
+	if x.maxDepth <= 0 {
+		x.maxDepth = DefaultMaxDepth
+	}
+	x.finalLimit, x.snapLimit = MaxFinalBytes, maxSnapBytes
+	return x
 }
 
 // Explore explores the program's interleavings from its initial state with
 // the chosen algorithm. Every algorithm reaches the same final states and
 // violations as DFS; they differ in how many traces they execute.
-func Explore(m *Machine, opts Options) (*Result, error) {
+//
+// Memory: the explorer keeps the sequence it is exploring (at most
+// MaxStates or MaxDepth events, with their levels' source and sleep sets),
+// the final states (at most MaxFinalBytes of them), one finding per site,
+// and state snapshots for csdpor and cdpor (at most 256 MiB); an event
+// adds memory in proportion to its own work, not to the number of
+// processes.
+func Explore(m *Machine, opts Options) (*Result, error) { return explore(m, opts, nil) }
+
+// explore is Explore; onLevel, when set, is called at every level the
+// exploration enters (tests check the explorer's incremental state there).
+func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*Result, error) {
 	if opts.Algo == "" {
 		opts.Algo = SDPOR
 	}
@@ -212,7 +351,8 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("unknown algorithm %q", opts.Algo)
 	}
 	st, rerr := m.Initial()
-	x := &explorer{m: m, opts: opts, st: st, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*State{}, sites: map[string]bool{}, born: map[string]int{}, start: time.Now()}
+	x := newExplorer(m, opts)
+	x.st, x.onLevel = st, onLevel
 	if opts.ICs != nil {
 		if opts.ICs.Hash != m.Prog.Hash {
 			return nil, fmt.Errorf("the IC file was made for another program (hash %.12s, the program's is %.12s)", opts.ICs.Hash, m.Prog.Hash)
@@ -230,26 +370,93 @@ func Explore(m *Machine, opts Options) (*Result, error) {
 	}
 	for _, v := range st.Violations { // asserts or invariants that failed in init
 		v := v
-		x.finding(Finding{Violation: &v, Schedule: Schedule{}})
+		x.finding(Finding{Violation: &v}, func() Schedule { return Schedule{} })
 	}
 	if rerr != nil {
-		x.finding(Finding{Error: rerr})
+		x.finding(Finding{Error: rerr}, func() Schedule { return Schedule{} })
 		x.final()
 		return x.res, nil
 	}
-	x.levels = []*level{x.newLevel(nil)}
-	x.levels[0].node = x.treeNode(-1, Step{})
+	root := &level{}
+	for _, i := range st.EnabledProcs(nil) {
+		x.setEnabled(i, true, 0)
+	}
+	x.levels = []*level{root}
+	root.node = x.treeNode(-1, Step{})
 	x.explore(0)
 	x.res.Elapsed = time.Since(x.start)
 	return x.res, nil
 }
 
-func (x *explorer) newLevel(sleep []sleeper) *level {
-	f := &level{enabled: map[string]bool{}, done: map[string]bool{}, sleep: sleep}
-	for _, i := range x.st.EnabledProcs(nil) {
-		f.enabled[x.st.Procs[i].Key()] = true
+// setEnabled records that process i is enabled (on) or not from level on.
+func (x *explorer) setEnabled(i int, on bool, level int) {
+	for len(x.enHist) <= i {
+		x.enHist = append(x.enHist, nil)
 	}
+	x.enHist[i] = append(x.enHist[i], enChange{level, on})
+	pid := x.st.Procs[i].ID
+	if on {
+		x.enabled.insert(pid, i)
+	} else {
+		x.enabled.remove(pid)
+	}
+}
+
+// isEnabled reports whether process i is enabled at the current end of the
+// sequence.
+func (x *explorer) isEnabled(i int) bool {
+	if i >= len(x.enHist) {
+		return false
+	}
+	h := x.enHist[i]
+	return len(h) > 0 && h[len(h)-1].on
+}
+
+// enabledAt reports whether process i (an index along the current
+// sequence) was enabled at level k: the last change at or before k says.
+// A process created after k has no change there.
+func (x *explorer) enabledAt(i, k int) bool {
+	if i >= len(x.enHist) {
+		return false
+	}
+	h := x.enHist[i]
+	j := sort.Search(len(h), func(j int) bool { return h[j].level > k }) - 1
+	return j >= 0 && h[j].on
+}
+
+// enter pushes the level reached by the event ev at the end of the
+// sequence: the processes it affected (see State.affected) that changed
+// enabledness are recorded at it.
+func (x *explorer) enter(sleep []sleeper, ev *event, spawned []int) *level {
+	d := len(x.levels)
+	f := &level{sleep: sleep, node: -1, depth: d}
+	x.affected = x.st.affected(ev.proc, spawned, ev.writes, x.affected[:0])
+	for _, i := range x.affected {
+		if on := x.st.Enabled(i); on != x.isEnabled(i) {
+			x.setEnabled(i, on, d)
+			f.changed = append(f.changed, i)
+		}
+	}
+	x.levels = append(x.levels, f)
 	return f
+}
+
+// leave pops the last level, undoing its enabledness changes. The state
+// must still be the one at that level (before the Undo of its event).
+func (x *explorer) leave() {
+	d := len(x.levels) - 1
+	f := x.levels[d]
+	for k := len(f.changed) - 1; k >= 0; k-- {
+		i := f.changed[k]
+		x.enHist[i] = x.enHist[i][:len(x.enHist[i])-1]
+		if x.isEnabled(i) {
+			x.enabled.insert(x.st.Procs[i].ID, i)
+		} else {
+			x.enabled.remove(x.st.Procs[i].ID)
+		}
+	}
+	x.dropSnap(f)
+	x.levels = x.levels[:d]
 }
 
 func (x *explorer) bounded() bool {
@@ -262,6 +469,8 @@ func (x *explorer) bounded() bool {
 		x.cut("max traces")
 	case o.MaxStates > 0 && x.res.States >= o.MaxStates:
 		x.cut("max states")
+	case len(x.seq) >= x.maxDepth:
+		x.cut(fmt.Sprintf("a sequence reached %d events", x.maxDepth))
 	case x.timeUp():
 		x.cut("timeout")
 	}
@@ -280,23 +489,33 @@ func (x *explorer) cut(why string) {
 }
 
 // procIndex finds a process by id in the current state.
-func (x *explorer) procIndex(pid string) int { return x.st.find(pid) }
+func (x *explorer) procIndex(pid PID) int { return x.st.Find(pid) }
+
+// awake returns the process with the smallest id among those enabled at
+// the current level and not asleep in f; false when there is none.
+func (x *explorer) awake(f *level) (PID, bool) {
+	for n := x.enabled.first(); n != nil; n = n.next[0] {
+		if !f.asleep(n.pid) {
+			return n.pid, true
+		}
+	}
+	return PID{}, false
+}
 
 func (x *explorer) explore(depth int) {
 	f := x.levels[depth]
-	var enabled []string
-	for pid := range f.enabled {
-		enabled = append(enabled, pid)
+	if x.onLevel != nil {
+		x.onLevel(x, depth)
 	}
-	if len(enabled) == 0 {
+	if x.enabled.n == 0 {
 		x.res.Traces++
 		x.final()
 		x.treeKind(f.node, NodeComplete)
 		return
 	}
-	sort.Slice(enabled, func(i, j int) bool { return pidLess(enabled[i], enabled[j]) })
-	defer x.treeLeave(f.node, f, enabled)
-	awake := slices.DeleteFunc(slices.Clone(enabled), f.asleep)
+	if f.node >= 0 {
+		defer x.treeLeave(f.node, f, x.enabled.pids())
+	}
 	byState := false
 	for _, sl := range f.sleep {
 		if sl.byState && len(sl.seq) == 1 {
@@ -304,28 +523,24 @@ func (x *explorer) explore(depth int) {
 			x.sleeperRaces(sl.seq[0])
 		}
 	}
-	if len(awake) == 0 {
+	first, ok := x.awake(f)
+	if !ok {
 		x.res.Blocked++
 		x.treeKind(f.node, NodeBlocked)
 		return
 	}
+	f.asleep0 = len(f.sleep)
 	if x.opts.Algo == DFS || byState {
-		// A process asleep by a context-sensitive check was not explored
-		// here, so the races its subtree would have reversed here are
-		// unknown: explore every other process.
-		f.back = awake
+		// A process asleep by a context-sensitive check was not
+		// explored here, so the races its subtree would have reversed
+		// here are unknown: explore every other process.
+		f.allAwake = true
 	} else {
-		f.back = []string{awake[0]}
+		f.back = []PID{first}
 	}
 	for {
-		pid := ""
-		for _, p := range f.back {
-			if !f.done[p] && !f.asleep(p) {
-				pid = p
-				break
-			}
-		}
-		if pid == "" {
+		pid, found := x.next(f)
+		if !found {
 			return
 		}
 		if x.bounded() {
@@ -333,8 +548,8 @@ func (x *explorer) explore(depth int) {
 			return
 		}
 		kept := x.uniformSleepers(f, pid)
-		ev := x.step(pid, true)
-		f.done[pid] = true
+		ev, spawned := x.step(pid, true)
+		f.done.add(pid)
 		node := -1
 		if f.node >= 0 {
 			node = x.treeNode(f.node, x.stepOf(ev))
@@ -342,7 +557,7 @@ func (x *explorer) explore(depth int) {
 		if ev.err != nil {
 			x.treeKind(node, NodeError)
 			x.res.Traces++
-			x.finding(Finding{Error: ev.err, Schedule: x.schedule()})
+			x.finding(Finding{Error: ev.err}, x.schedule)
 			x.final()
 			if x.opts.Algo != DFS {
 				x.errorRaces(f, len(x.seq)-1)
@@ -350,12 +565,12 @@ func (x *explorer) explore(depth int) {
 		} else {
 			if x.opts.Algo != DFS {
 				x.races(len(x.seq) - 1)
-				x.blockedRaces(len(x.seq) - 1)
+				x.blockedRaces(len(x.seq)-1, spawned)
 			}
-			x.levels = append(x.levels, x.newLevel(append(x.childSleep(f, ev), kept...)))
-			x.levels[depth+1].node = node
+			child := x.enter(append(x.childSleep(f, ev), kept...), ev, spawned)
+			child.node = node
 			x.explore(depth + 1)
-			x.levels = x.levels[:depth+1]
+			x.leave()
 		}
 		x.st.Undo(ev.mark)
 		x.seq = x.seq[:len(x.seq)-1]
@@ -396,8 +611,10 @@ func (x *explorer) childSleep(f *level, ev *event) []sleeper {
 
 // step executes the next block of process pid and appends the event;
 // record counts it as a state and records its findings (replays do not).
-// The event's vector clock is computed when its races are (see races).
-func (x *explorer) step(pid string, record bool) *event {
+// It also returns the indices of the processes the event spawned (valid
+// until the next step). The event's vector clock is computed when its
+// races are (see races).
+func (x *explorer) step(pid PID, record bool) (*event, []int) {
 	i := x.procIndex(pid)
 	mark := x.st.Mark()
 	viol := len(x.st.Violations)
@@ -415,14 +632,16 @@ func (x *explorer) step(pid string, record bool) *event {
 		ev.reads, ev.writes = slices.Clone(e.Reads), slices.Clone(e.Writes)
 	}
 	for _, c := range e.Spawned {
-		ev.spawn = append(ev.spawn, x.st.Procs[c].Key())
+		id := x.st.Procs[c].ID
+		ev.spawn = append(ev.spawn, id)
 		if withICs {
-			x.born[x.st.Procs[c].Key()] = len(x.seq)
+			x.born[id] = len(x.seq)
 		}
 	}
 	x.seq = append(x.seq, ev)
+	spawned := slices.Clone(e.Spawned)
 	if !record {
-		return ev
+		return ev, spawned
 	}
 	x.res.States++
 	if x.opts.Progress != nil && x.res.States%100000 == 0 {
@@ -431,27 +650,36 @@ func (x *explorer) step(pid string, record bool) *event {
 	}
 	for _, v := range x.st.Violations[viol:] {
 		v := v
-		x.finding(Finding{Violation: &v, Schedule: x.schedule()})
+		x.finding(Finding{Violation: &v}, x.schedule)
 	}
-	return ev
+	return ev, spawned
 }
 
-// staticSets returns the locations of the globals a block may read and write.
+// staticSets returns the global locations a block may read and write, as
+// the static dependency sees them: one location (the first) per global,
+// arrays whole, which intersect exactly when the globals do. They are
+// computed once per block and shared: callers must not change them.
 func (x *explorer) staticSets(b *lang.Block) (reads, writes []Loc) {
+	if s, ok := x.static[b]; ok {
+		return s[0], s[1]
+	}
 	locs := func(vs []*lang.Var) []Loc {
 		var out []Loc
 		for _, v := range vs {
-			if v.Kind != lang.Global {
-				continue
-			}
-			first, n := x.m.GlobalLocs(v)
-			for k := 0; k < n; k++ {
-				out = append(out, first+Loc(k))
+			if v.Kind == lang.Global {
+				first, _ := x.m.GlobalLocs(v)
+				out = append(out, first)
 			}
 		}
+		slices.Sort(out)
 		return out
 	}
-	return locs(b.Reads), locs(b.Writes)
+	reads, writes = locs(b.Reads), locs(b.Writes)
+	if x.static == nil {
+		x.static = map[*lang.Block][2][]Loc{}
+	}
+	x.static[b] = [2][]Loc{reads, writes}
+	return reads, writes
 }
 
 func (x *explorer) schedule() Schedule {
@@ -468,35 +696,41 @@ func (x *explorer) stepOf(ev *event) Step {
 	return Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
 }
 
-func (x *explorer) finding(f Finding) {
-	var key string
-	switch {
-	case f.Violation != nil:
-		key = "v" + f.Violation.Pos.String()
-	case f.Error != nil:
-		key = "e" + f.Error.Pos.String() + f.Error.Msg
-	}
-	if x.sites[key] {
+// finding records a violation or runtime error: a new finding with the
+// schedule sched gives, or one more occurrence of the finding at its site.
+func (x *explorer) finding(f Finding, sched func() Schedule) {
+	key := findingKey(f)
+	if k, ok := x.sites[key]; ok {
+		x.res.Findings[k].Count++
 		return
 	}
-	x.sites[key] = true
+	f.Schedule, f.Count = sched(), 1
+	x.sites[key] = len(x.res.Findings)
 	x.res.Findings = append(x.res.Findings, f)
 	if x.opts.StopOnViolation {
 		x.cut("violation")
 	}
 }
 
-// final records the current state as a final state if it is new.
+// final records the current state as a final state if it is new: kept
+// while the kept ones take at most MaxFinalBytes, else counted by hash.
 func (x *explorer) final() {
 	h := x.st.Hash()
-	for _, s := range x.finals[h] {
-		if s.Equal(x.st) {
-			return
+	kept := x.finals[h]
+	for _, s := range kept {
+		if s == nil || s.Equal(x.st) {
+			return // nil: a final state with this hash, not kept
 		}
 	}
-	c := x.st.Clone()
-	x.finals[h] = append(x.finals[h], c)
-	x.res.Finals = append(x.res.Finals, c)
+	x.res.FinalCount++
+	if size := x.st.size(); x.finalBytes+size <= x.finalLimit {
+		c := x.st.Clone()
+		x.finalBytes += size
+		x.finals[h] = append(kept, c)
+		x.res.Finals = append(x.res.Finals, c)
+	} else {
+		x.finals[h] = append(kept, nil)
+	}
 }
 
 // dependent reports whether two events conflict: same process, one creates
@@ -551,13 +785,22 @@ func (x *explorer) clock(k int) { x.scan(k, false) }
 // is exact for every event after the one being looked at: what race needs
 // to compare the events between e and n with n. n's own rank (n.seq) is set
 // at the end, so hb(n, ·) must not be asked during the scan.
+//
+// The scan stops where n's clock covers every event left: the clock counts
+// the events it covers, and those after the position looked at are
+// counted as they are passed (a predecessor's clock covers only earlier
+// events), so the rest are covered when the difference is their number.
 func (x *explorer) scan(k int, race bool) {
 	n := x.seq[k]
-	c := make([]int, len(x.st.Procs))
-	n.clock = c
+	n.clock = vclock{}
+	after := int64(0) // covered events after position i
 	for i := k - 1; i >= 0; i-- {
+		if n.clock.total()-after == int64(i+1) {
+			break // events 0..i are all covered
+		}
 		e := x.seq[i]
-		if c[e.proc] >= e.seq {
+		if n.clock.get(e.proc) >= e.seq {
+			after++
 			continue
 		}
 		pred := e.proc == n.proc || slices.Contains(e.spawn, n.pid)
@@ -569,40 +812,45 @@ func (x *explorer) scan(k int, race bool) {
 				continue // uniformly independent: not a predecessor
 			}
 		}
-		for p, v := range e.clock {
-			if v > c[p] {
-				c[p] = v
-			}
-		}
+		n.clock = join(n.clock, e.clock)
+		after++
 	}
-	c[n.proc]++
-	n.seq = c[n.proc]
+	n.seq = n.clock.get(n.proc) + 1
+	n.clock = n.clock.set(n.proc, n.seq)
 }
 
 // hb reports whether a happens-before b (a earlier in the sequence).
-func hb(a, b *event) bool { return a.proc < len(b.clock) && b.clock[a.proc] >= a.seq }
+func hb(a, b *event) bool { return b.clock.get(a.proc) >= a.seq }
 
 // blockedRaces handles the processes blocked at an await after the event
-// at position k. A blocked process's next event is not in the sequence, so
-// its races with the events that keep its guard false would go unseen, and
-// the orders where it ran before them would be missed. Each gets a virtual
-// event reading what its guard reads, whose races reverse as usual. This is
-// done in every state, not only where a trace ends: a later write of the
-// guard (one that enables it, say) hides the earlier races behind
-// happens-before. A blocked process needs a new look only when it has just
-// blocked (its own event or the last one disabled it) or the last event
-// wrote its guard; otherwise its races are those of the state before.
-func (x *explorer) blockedRaces(k int) {
+// at position k, which spawned the processes spawned. A blocked process's
+// next event is not in the sequence, so its races with the events that
+// keep its guard false would go unseen, and the orders where it ran before
+// them would be missed. Each gets a virtual event reading what its guard
+// reads, whose races reverse as usual. This is done in every state, not
+// only where a trace ends: a later write of the guard (one that enables
+// it, say) hides the earlier races behind happens-before. A blocked process
+// needs a new look only when it has just blocked (its own event or the
+// last one disabled it) or the last event wrote its guard; otherwise its
+// races are those of the state before. Those are among the processes the
+// event affected (see State.affected), so no other is looked at.
+func (x *explorer) blockedRaces(k int, spawned []int) {
 	last := x.seq[k]
-	for _, i := range x.st.Blocked() {
+	x.blocked = x.st.affected(last.proc, spawned, last.writes, x.blocked[:0])
+	slices.Sort(x.blocked)
+	cands := slices.Compact(x.blocked)
+	for _, i := range cands {
 		p := x.st.Procs[i]
-		ev := &event{proc: i, pid: p.Key(), block: p.Point.Block, virtual: true}
+		if p.Done || x.st.Enabled(i) {
+			continue
+		}
+		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true}
 		if x.opts.Dep == Static {
 			ev.reads, _ = x.staticSets(p.Point.Block)
 		} else {
 			ev.reads = x.st.GuardReads(i)
 		}
-		if last.proc != i && !x.levels[k].enabled[ev.pid] && !x.dependent(last, ev) {
+		if last.proc != i && !x.enabledAt(i, k) && !x.dependent(last, ev) {
 			continue
 		}
 		x.seq = append(x.seq, ev)
@@ -616,18 +864,12 @@ func (x *explorer) blockedRaces(k int) {
 // level f. The error ends the execution, so it races with the events before
 // it (it depends on all of them) and with the next event of every other
 // process enabled where it ran, which it disables: those processes join
-// f's back set, as the reversal of those races would put them there. Their
-// own races with earlier events are found when they run from f.
+// f's back set (all of them: allEnabled), as the reversal of those races
+// would put them there. Their own races with earlier events are found when
+// they run from f.
 func (x *explorer) errorRaces(f *level, k int) {
 	x.races(k)
-	var others []string
-	for pid := range f.enabled {
-		if pid != x.seq[k].pid && !slices.Contains(f.back, pid) {
-			others = append(others, pid)
-		}
-	}
-	sort.Slice(others, func(a, b int) bool { return pidLess(others[a], others[b]) })
-	f.back = append(f.back, others...)
+	f.allEnabled = true
 }
 
 // sleeperRaces reverses the races of the next event of a process asleep by
@@ -689,8 +931,8 @@ func (x *explorer) updateBack(i, k int) {
 		}
 	}
 	v = append(v, x.seq[k])
-	var initials []string
-	seen := map[string]bool{}
+	var initials []*event
+	seen := map[PID]bool{}
 	for a, ev := range v {
 		if seen[ev.pid] {
 			continue
@@ -704,40 +946,21 @@ func (x *explorer) updateBack(i, k int) {
 			}
 		}
 		if first {
-			initials = append(initials, ev.pid)
+			initials = append(initials, ev)
 		}
 	}
 	f := x.levels[i]
 	for _, q := range initials {
-		if slices.Contains(f.back, q) {
+		if x.inBack(f, q.pid, q.proc) {
 			return
 		}
 	}
 	// Only a process enabled at pre(E, e) can start the reversed order.
-	sort.Slice(initials, func(a, b int) bool { return pidLess(initials[a], initials[b]) })
+	slices.SortFunc(initials, func(a, b *event) int { return a.pid.Compare(b.pid) })
 	for _, q := range initials {
-		if f.enabled[q] {
-			f.back = append(f.back, q)
+		if x.enabledAt(q.proc, i) {
+			f.back = append(f.back, q.pid)
 			return
 		}
 	}
-}
-
-// pidLess orders process ids numerically, component by component.
-func pidLess(a, b string) bool {
-	return parsePID(a).Compare(parsePID(b)) < 0
-}
-
-func parsePID(s string) PID {
-	var p PID
-	n := int32(0)
-	for i := 0; i < len(s); i++ {
-		if s[i] == '.' {
-			p = append(p, n)
-			n = 0
-			continue
-		}
-		n = n*10 + int32(s[i]-'0')
-	}
-	return append(p, n)
 }

@@ -163,13 +163,13 @@ func (e ICEnv) Apply(name string, args []*ic.Expr) (int64, error) {
 func (m *Machine) PairState(store []int64, a *lang.Block, aLocals []int64, b *lang.Block, bLocals []int64) *State {
 	s := &State{m: m, Store: make([]int64, m.nstore), logging: true}
 	copy(s.Store, store)
-	s.stamp = make([]uint32, 2*m.nstore)
 	mk := func(id int32, bl *lang.Block, locals []int64) *Process {
 		l := make([]int64, len(bl.Proc.Locals))
 		copy(l, locals)
-		return &Process{ID: PID{id}, Proc: bl.Proc, Point: bl.Point, Locals: l}
+		return &Process{ID: m.PID(id), Proc: bl.Proc, Point: bl.Point, Locals: l}
 	}
-	s.Procs = []*Process{mk(1, a, aLocals), mk(2, b, bLocals)}
+	s.addProc(mk(1, a, aLocals))
+	s.addProc(mk(2, b, bLocals))
 	s.rootSpawn = 2
 	return s
 }

@@ -359,8 +359,17 @@ global int a[3] = K * 2 + 1;
 		// Runtime errors in init and in global initializers.
 		{name: "init/error", src: "global int r;\ninit { r = 1 / 0; }\n",
 			err: "test.blk:2:14: runtime error: division by zero in 1 / 0 (init in block init)"},
-		{name: "init/global-initializer-error", src: "global int r = 9223372036854775807 + 1;\n",
-			err: "test.blk:1:36: runtime error: integer overflow in 9223372036854775807 + 1 (init in block init)"},
+		// A failed initializer leaves its global (and the later ones) at
+		// zero, not at a wrapped value.
+		{name: "init/global-initializer-error", src: "global int q = 5, r = 9223372036854775807 + 1, s = 3;\n",
+			err:  "test.blk:1:43: runtime error: integer overflow in 9223372036854775807 + 1 (init in block init)",
+			want: map[string]int64{"q": 5, "r": 0, "s": 0}},
+		{name: "init/array-fill-error", src: "global int a[3] = -9223372036854775807 - 2;\n",
+			err:  "test.blk:1:40: runtime error: integer overflow in -9223372036854775807 - 2 (init in block init)",
+			want: map[string]int64{"a[0]": 0, "a[1]": 0, "a[2]": 0}},
+		{name: "init/array-list-error", src: "global int a[3] = {1, 4611686018427387904 * 2, 3};\n",
+			err:  "test.blk:1:43: runtime error: integer overflow in 4611686018427387904 * 2 (init in block init)",
+			want: map[string]int64{"a[0]": 1, "a[1]": 0, "a[2]": 0}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -563,7 +572,7 @@ func TestFibPIDs(t *testing.T) {
 		}
 		var out []string
 		for _, p := range st.Procs {
-			parent := byID[PID(p.ID[:len(p.ID)-1]).String()]
+			parent := byID[p.ID.Parent().String()]
 			if p.Proc.Name == "fib" || parent != nil && parent.Proc.Name == "fib" {
 				out = append(out, fmt.Sprintf("%s(%d)", p.Name(), p.Locals[0]))
 			}
@@ -735,15 +744,35 @@ init { spawn p(); spawn q(); }
 	}
 }
 
-// TestReplayError checks that replaying a process that is not enabled
-// stops the run with an error.
-func TestReplayError(t *testing.T) {
+// TestReplay checks replays by name and by id, and that a process that is
+// not enabled (or a name that names none) stops the run with an error.
+func TestReplay(t *testing.T) {
 	t.Parallel()
 	m := newMachine(t, fig1Src, nil)
-	pol, perr := Replay([]string{"q#2", "q#2"})
-	out := m.Run(pol, 0)
-	if !out.Cut || len(out.Events) != 1 || *perr == nil || (*perr).Error() != "step 2: process q#2 is not enabled" {
-		t.Errorf("cut=%v events=%d err=%v", out.Cut, len(out.Events), *perr)
+	cases := []struct {
+		names  []string
+		events int
+		err    string
+	}{
+		{names: []string{"r#3", "q#2", "p#1"}, events: 3},
+		{names: []string{"3", "2", "1"}, events: 3},
+		{names: []string{"q#2", "q#2"}, events: 1, err: "step 2: process q#2 is not enabled"},
+		{names: []string{"p#2"}, err: "step 1: process p#2 is not enabled"},
+		{names: []string{"p#4"}, err: "step 1: process p#4 is not enabled"},
+		{names: []string{"1.1"}, err: "step 1: process 1.1 is not enabled"},
+		{names: []string{"p#x"}, err: `step 1: "p#x" is not a process name (like p#1.2) or id (like 1.2)`},
+		{names: []string{"#"}, err: `step 1: "#" is not a process name (like p#1.2) or id (like 1.2)`},
+	}
+	for _, c := range cases {
+		pol, perr := Replay(c.names)
+		out := m.Run(pol, 0)
+		got := ""
+		if *perr != nil {
+			got = (*perr).Error()
+		}
+		if got != c.err || len(out.Events) != c.events || c.err != "" && !out.Cut {
+			t.Errorf("replay %q: %d events, cut %v, error %q; want %d events, error %q", c.names, len(out.Events), out.Cut, got, c.events, c.err)
+		}
 	}
 }
 

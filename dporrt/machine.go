@@ -19,11 +19,23 @@ type Machine struct {
 	offset   []int // flat offset of each global, by lang.Var.Index
 	size     []int // 1 for scalars, the length for arrays
 	nstore   int
-	locName  []string // name of each flat location, e.g. "x" or "a[3]"
 	overInit map[*lang.Var]int64
-	// invMask has, for each location, a bit per invariant that reads it
+	// invMask has, for each global, a bit per invariant that reads it
 	// (bit 63 stands for invariant 63 and every later one).
 	invMask []uint64
+
+	// The points of every proc, numbered: proc p's point k is
+	// pointBase[p.Index] + k.
+	points    []*lang.Point
+	pointBase []int
+	npoints   int
+	// guarded lists the points with an await guard; guardVars has, for
+	// each point, the globals its block reads (the guard's reads among
+	// them) as bits by lang.Var.Index.
+	guarded   []int
+	guardVars [][]uint64
+
+	pids *pidTable // the process ids of its states
 
 	// MaxSteps is the step budget (lang.MaxSteps): the nodes a block may
 	// run outside its in-block loops, and each run of an in-block loop, before
@@ -40,11 +52,26 @@ const DefaultMaxSteps = lang.MaxSteps
 // MaxArraySize bounds array sizes, so a param cannot ask for all memory.
 const MaxArraySize = 1 << 24
 
+// MaxStore bounds the locations of a program's globals (scalars and array
+// elements together): a state's store takes 8 bytes per location, so at
+// most 256 MiB.
+const MaxStore = 1 << 25
+
+// errTooLarge is the error of a program whose globals need more than
+// MaxStore locations, at the global that goes past the bound.
+func errTooLarge(g *lang.Var, locs int64) error {
+	return &lang.Error{Pos: g.Pos, Msg: fmt.Sprintf("program too large: with %s the globals need %d locations (%d MiB at 8 bytes each); at most %d (%d MiB) fit",
+		g.Name, locs, locs*8>>20, MaxStore, MaxStore*8>>20)}
+}
+
 // New instantiates prog. set overrides param values (-D N=10) or the initial
 // value of a global scalar (-D z=-1, applied before init runs); every name in
-// set must be a param or a global scalar.
+// set must be a param or a global scalar. A problem with the program at
+// these values (an array size out of range, globals past MaxStore) is a
+// *lang.Error at the global's declaration. Apart from its store, a
+// machine takes memory in proportion to the program, not to its arrays.
 func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
-	m := &Machine{Prog: prog, MaxSteps: DefaultMaxSteps, overInit: map[*lang.Var]int64{}}
+	m := &Machine{Prog: prog, MaxSteps: DefaultMaxSteps, overInit: map[*lang.Var]int64{}, pids: &pidTable{}}
 	m.Params = make([]int64, len(prog.Params))
 	for _, p := range prog.Params {
 		m.Params[p.Index] = p.Default
@@ -78,36 +105,84 @@ func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
 		if g.Type == lang.IntArray {
 			sz, err := m.constEval(g.Size)
 			if err != nil {
-				return nil, fmt.Errorf("size of array %s: %v", g.Name, err)
+				return nil, &lang.Error{Pos: g.Pos, Msg: fmt.Sprintf("size of array %s: %v", g.Name, err)}
 			}
 			if sz <= 0 || sz > MaxArraySize {
-				return nil, fmt.Errorf("%s: array %s has size %d (must be 1..%d)", g.Pos, g.Name, sz, MaxArraySize)
+				return nil, &lang.Error{Pos: g.Pos, Msg: fmt.Sprintf("array %s has size %d (must be 1..%d)", g.Name, sz, MaxArraySize)}
 			}
 			if g.InitList && int64(len(g.Init)) != sz {
-				return nil, fmt.Errorf("%s: array %s has %d elements but %d initializers", g.Pos, g.Name, sz, len(g.Init))
+				return nil, &lang.Error{Pos: g.Pos, Msg: fmt.Sprintf("array %s has %d elements but %d initializers", g.Name, sz, len(g.Init))}
 			}
 			n = int(sz)
 		}
+		if locs := int64(m.nstore) + int64(n); locs > MaxStore {
+			return nil, errTooLarge(g, locs)
+		}
 		m.offset[g.Index] = m.nstore
 		m.size[g.Index] = n
-		for i := 0; i < n; i++ {
-			if g.Type == lang.IntArray {
-				m.locName = append(m.locName, fmt.Sprintf("%s[%d]", g.Name, i))
-			} else {
-				m.locName = append(m.locName, g.Name)
-			}
-		}
 		m.nstore += n
 	}
-	m.invMask = make([]uint64, m.nstore)
+	m.invMask = make([]uint64, len(prog.Globals))
 	for _, inv := range prog.Invariants {
 		for _, g := range inv.Reads {
-			for i := 0; i < m.size[g.Index]; i++ {
-				m.invMask[m.offset[g.Index]+i] |= invBit(inv.Index)
-			}
+			m.invMask[g.Index] |= invBit(inv.Index)
 		}
 	}
+	m.pointBase = make([]int, len(prog.Procs))
+	for _, pr := range prog.Procs {
+		m.pointBase[pr.Index] = len(m.points)
+		m.points = append(m.points, pr.Points...)
+	}
+	m.npoints = len(m.points)
+	m.guardVars = make([][]uint64, m.npoints)
+	for id, pt := range m.points {
+		if pt.Guard == nil {
+			continue
+		}
+		m.guarded = append(m.guarded, id)
+		bits := make([]uint64, (len(prog.Globals)+63)/64)
+		for _, v := range pt.Block.Reads {
+			if v.Kind == lang.Global {
+				bits[v.Index/64] |= 1 << (v.Index % 64)
+			}
+		}
+		m.guardVars[id] = bits
+	}
 	return m, nil
+}
+
+// pointID numbers a point among the points of every proc.
+func (m *Machine) pointID(pt *lang.Point) int { return m.pointBase[pt.Block.Proc.Index] + pt.Index }
+
+// global returns the index (lang.Var.Index) of the global holding location l.
+func (m *Machine) global(l Loc) int {
+	return sort.Search(len(m.offset), func(i int) bool { return m.offset[i] > int(l) }) - 1
+}
+
+// markVars sets in bits the globals (by lang.Var.Index) of the locations
+// locs, sorted; it looks up each global once.
+func (m *Machine) markVars(locs []Loc, bits []uint64) {
+	for k := 0; k < len(locs); {
+		g := m.global(locs[k])
+		bits[g/64] |= 1 << (g % 64)
+		end := Loc(m.offset[g] + m.size[g])
+		rest := locs[k:]
+		k += sort.Search(len(rest), func(j int) bool { return rest[j] >= end })
+	}
+}
+
+// invariantsReading returns the bits (see invBit) of the invariants that
+// read a location of locs, sorted.
+func (m *Machine) invariantsReading(locs []Loc) uint64 {
+	var mask uint64
+	for k := 0; k < len(locs); {
+		g := m.global(locs[k])
+		mask |= m.invMask[g]
+		end := Loc(m.offset[g] + m.size[g])
+		rest := locs[k:]
+		k += sort.Search(len(rest), func(j int) bool { return rest[j] >= end })
+	}
+	return mask
 }
 
 // invBit is the bit of invariant k in Machine.invMask.
@@ -128,7 +203,13 @@ func (m *Machine) constEval(e lang.Expr) (int64, error) {
 type Loc int32
 
 // LocName renders a location as "x" or "a[3]".
-func (m *Machine) LocName(l Loc) string { return m.locName[l] }
+func (m *Machine) LocName(l Loc) string {
+	g := m.Prog.Globals[m.global(l)]
+	if g.Type != lang.IntArray {
+		return g.Name
+	}
+	return fmt.Sprintf("%s[%d]", g.Name, int(l)-m.offset[g.Index])
+}
 
 // Locs returns the number of locations in the store.
 func (m *Machine) Locs() int { return m.nstore }

@@ -18,7 +18,7 @@ import (
 // transitively), under the same dependency the explorer uses.
 func classes(t *testing.T, m *Machine, dep DepMode, bound int) (int, bool) {
 	t.Helper()
-	x := &explorer{m: m, opts: Options{Algo: DFS, Dep: dep}, res: &Result{}, finals: map[uint64][]*State{}, sites: map[string]bool{}, born: map[string]int{}}
+	x := newExplorer(m, Options{Algo: DFS, Dep: dep})
 	st, err := m.Initial()
 	if err != nil {
 		return 0, false
@@ -36,7 +36,7 @@ func classes(t *testing.T, m *Machine, dep DepMode, bound int) (int, bool) {
 			if x.res.States >= bound {
 				return false
 			}
-			ev := x.step(x.st.Procs[i].Key(), true)
+			ev, _ := x.step(x.st.Procs[i].ID, true)
 			x.clock(len(x.seq) - 1)
 			checkClock(t, x, len(x.seq)-1)
 			ok := true
@@ -77,7 +77,7 @@ func checkClock(t *testing.T, x *explorer, k int) {
 			t.Fatalf("event %d (%s) happens before event %d (%s): clock says %v, closure says %v", j, e.pid, k, n.pid, got, direct)
 		}
 	}
-	if want := 1 + countProc(x.seq[:k], n.proc); n.seq != want {
+	if want := int32(1 + countProc(x.seq[:k], n.proc)); n.seq != want {
 		t.Fatalf("event %d is number %d of its process, clock says %d", k, want, n.seq)
 	}
 }
@@ -100,11 +100,11 @@ func hbKey(seq []*event) string {
 		var preds []string
 		for j := 0; j < k; j++ {
 			if hb(seq[j], ev) {
-				preds = append(preds, seq[j].pid+"/"+strconv.Itoa(seq[j].seq))
+				preds = append(preds, seq[j].pid.String()+"/"+strconv.Itoa(int(seq[j].seq)))
 			}
 		}
 		sort.Strings(preds)
-		parts[k] = ev.pid + "/" + strconv.Itoa(ev.seq) + "<-" + strings.Join(preds, ",")
+		parts[k] = ev.pid.String() + "/" + strconv.Itoa(int(ev.seq)) + "<-" + strings.Join(preds, ",")
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ";")

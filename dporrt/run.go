@@ -25,36 +25,43 @@ func (s Schedule) String() string {
 	return strings.Join(names, " ")
 }
 
-// Policy picks the next process among the enabled ones (indices into
-// State.Procs, ascending). It must return one of them.
-type Policy func(st *State, enabled []int) int
+// Policy picks the next process to run: one of the enabled processes,
+// given as a set of indices into State.Procs (in creation order: At(0) is
+// the oldest). It returns the index of the one to run, or -1 to stop.
+type Policy func(st *State, enabled *ProcSet) int
 
 // First always runs the enabled process created first.
-func First(_ *State, enabled []int) int { return enabled[0] }
+func First(_ *State, enabled *ProcSet) int { return enabled.At(0) }
 
 // Random picks uniformly with a seeded generator: the same seed gives the
 // same schedule.
 func Random(seed uint64) Policy {
 	r := rand.New(rand.NewPCG(seed, 0x1c6e))
-	return func(_ *State, enabled []int) int { return enabled[r.IntN(len(enabled))] }
+	return func(_ *State, enabled *ProcSet) int { return enabled.At(r.IntN(enabled.Len())) }
 }
 
-// Replay follows a schedule of process names (or bare ids), then stops.
-// A name that is not enabled when its turn comes is an error.
+// Replay follows a schedule of process names (proc#id) or bare ids, then
+// stops. A name that is not enabled when its turn comes is an error.
 func Replay(names []string) (Policy, *error) {
 	var err error
 	k := 0
-	return func(st *State, enabled []int) int {
+	return func(st *State, enabled *ProcSet) int {
 		if k >= len(names) || err != nil {
 			return -1
 		}
 		want := names[k]
 		k++
-		for _, i := range enabled {
-			p := st.Procs[i]
-			if p.Name() == want || p.Key() == want {
-				return i
-			}
+		proc, id, named := strings.Cut(want, "#")
+		if !named {
+			id = want
+		}
+		pid, perr := st.m.ParsePID(id)
+		if perr != nil {
+			err = fmt.Errorf("step %d: %q is not a process name (like p#1.2) or id (like 1.2)", k, want)
+			return -1
+		}
+		if i := st.Find(pid); i >= 0 && enabled.Has(i) && (!named || st.Procs[i].Proc.Name == proc) {
+			return i
 		}
 		err = fmt.Errorf("step %d: process %s is not enabled", k, want)
 		return -1
@@ -63,7 +70,6 @@ func Replay(names []string) (Policy, *error) {
 
 // Outcome is the result of one complete execution.
 type Outcome struct {
-	Initial  *State // the state after init (a clone)
 	Final    *State
 	Schedule Schedule
 	Events   []*Event
@@ -74,17 +80,22 @@ type Outcome struct {
 
 // Run executes one interleaving from the initial state, choosing with
 // policy, until no process is enabled, a runtime error occurs, the policy
-// returns -1, or maxEvents events ran (maxEvents <= 0: no bound).
+// returns -1, or maxEvents events ran (maxEvents <= 0: no bound). The
+// enabled processes are kept up to date from what each event changed, so
+// an event costs the same whatever the number of processes.
 func (m *Machine) Run(policy Policy, maxEvents int) *Outcome {
 	st, err := m.Initial()
-	out := &Outcome{Initial: st.Clone(), Final: st, Err: err}
+	out := &Outcome{Final: st, Err: err}
 	if err != nil {
 		return out
 	}
-	var enabled []int
+	enabled := &ProcSet{}
+	for _, i := range st.EnabledProcs(nil) {
+		enabled.Add(i)
+	}
+	var affected []int
 	for maxEvents <= 0 || len(out.Events) < maxEvents {
-		enabled = st.EnabledProcs(enabled[:0])
-		if len(enabled) == 0 {
+		if enabled.Len() == 0 {
 			out.Blocked = st.Blocked()
 			return out
 		}
@@ -93,13 +104,25 @@ func (m *Machine) Run(policy Policy, maxEvents int) *Outcome {
 			out.Cut = true
 			return out
 		}
+		if !enabled.Has(i) {
+			panic(fmt.Sprintf("dporrt: the policy chose process %d, which is not enabled", i))
+		}
 		p := st.Procs[i]
 		out.Schedule = append(out.Schedule, Step{PID: p.ID, Name: p.Name(), Block: p.Point.Block.ID})
 		ev := st.Step(i)
+		st.log = st.log[:0] // a run is not undone: its log would only grow
 		out.Events = append(out.Events, ev)
 		if ev.Err != nil {
 			out.Err = ev.Err
 			return out
+		}
+		affected = st.affected(i, ev.Spawned, ev.Writes, affected[:0])
+		for _, j := range affected {
+			if st.Enabled(j) {
+				enabled.Add(j)
+			} else {
+				enabled.Remove(j)
+			}
 		}
 	}
 	out.Cut = true

@@ -4,30 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/icgen/icgen/lang"
 )
-
-// PID is a hierarchical process id: the spawn indices (1-based) from the
-// init section down to the process. Init's spawns are 1, 2, ...; the second
-// process spawned by 1.3 is 1.3.2. Ids do not depend on the interleaving.
-type PID []int32
-
-func (p PID) String() string {
-	var b strings.Builder
-	for i, n := range p {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(strconv.Itoa(int(n)))
-	}
-	return b.String()
-}
-
-// Compare orders ids lexicographically (a parent before its children).
-func (p PID) Compare(q PID) int { return slices.Compare(p, q) }
 
 // Process is one process of a state. Processes are never removed from a
 // state; a finished one has Done set.
@@ -38,7 +17,8 @@ type Process struct {
 	Locals  []int64     // by lang.Var.Index (slot) of Proc.Locals
 	Spawned int32       // children spawned so far
 	Done    bool
-	key     string // ID.String(), cached: explorers key processes by it
+	key     string // ID.String(), cached
+	pointID int32  // Machine.pointID(Point) while live, set by State.enter
 }
 
 // Key returns the process id as text ("1.2"), computed once.
@@ -85,8 +65,8 @@ func (v Violation) Headline() string {
 // budget. It ends the execution.
 type RuntimeError struct {
 	Pos   lang.Pos
-	Kind  ErrKind
-	Msg   string
+	Kind  ErrKind // one finding per kind and site
+	Msg   string  // with the operand values, e.g. "integer overflow in 5 * 7"
 	Proc  string
 	Block string
 }
@@ -130,14 +110,26 @@ type undo struct {
 // State is a concrete program state: globals, processes and recorded
 // violations. Changes are logged so [State.Undo] can roll back to a
 // [State.Mark] cheaply; this is how explorers save and restore states.
-// A State is not safe for concurrent use.
+// A State is not safe for concurrent use. Its exported fields are for
+// reading: the state changes by running events ([State.Step]) and undoing
+// them, which keeps its indexes right.
 type State struct {
 	m          *Machine
 	Store      []int64 // globals, flat; see Machine.GlobalLocs
 	Procs      []*Process
 	Violations []Violation
 	rootSpawn  int32
-	index      map[string]int // find's last answers
+	// byPID finds a process's index by its id; nil until Find needs it
+	// (a clone starts without).
+	byPID map[PID]int32
+	// count has, by point (Machine.pointID), the number of live processes
+	// standing there; at lists them for the points with an await guard,
+	// and pos is each process's place in its list (-1 elsewhere). The
+	// processes an event may enable or disable are found from them without
+	// looking at the others (see affected).
+	count []int32
+	at    [][]int32
+	pos   []int32
 
 	log     []undo
 	logging bool
@@ -148,7 +140,7 @@ type State struct {
 
 	// dynamic read/write tracking of the running event
 	track      bool
-	stamp      []uint32
+	stamp      []uint32 // per location, for stores of at most denseStamps locations
 	epoch      uint32
 	reads      []Loc
 	writes     []Loc
@@ -156,6 +148,7 @@ type State struct {
 	curBlock   string
 	spawned    []int
 	violations []Violation
+	wvars      []uint64 // scratch of affected: the globals written, as bits
 }
 
 // Machine returns the machine the state belongs to.
@@ -175,10 +168,12 @@ func (s *State) Undo(mark int) {
 			s.Procs[u.a].Locals[u.b] = u.old
 		case undoPoint:
 			p := s.Procs[u.a]
+			s.leave(int(u.a))
 			if u.b < 0 {
 				p.Point = nil
 			} else {
 				p.Point = p.Proc.Points[u.b]
+				s.enter(int(u.a))
 			}
 			p.Done = u.old != 0
 		case undoSpawned:
@@ -188,7 +183,13 @@ func (s *State) Undo(mark int) {
 				s.Procs[u.a].Spawned = int32(u.old)
 			}
 		case undoProcs:
-			s.Procs = s.Procs[:u.a]
+			for j := len(s.Procs) - 1; j >= int(u.a); j-- {
+				s.leave(j)
+				if s.byPID != nil {
+					delete(s.byPID, s.Procs[j].ID)
+				}
+			}
+			s.Procs, s.pos = s.Procs[:u.a], s.pos[:u.a]
 		case undoViol:
 			s.Violations = s.Violations[:u.a]
 		}
@@ -196,28 +197,72 @@ func (s *State) Undo(mark int) {
 	s.log = s.log[:mark]
 }
 
-// find returns the index of the process with id pid, or -1. A process
-// keeps its index while it exists (processes are only appended, and undo
-// only removes the last ones), so the index found last time is tried
-// first; a process not found there is most likely a recent one, so the
-// search goes from the last.
-func (s *State) find(pid string) int {
-	if i, ok := s.index[pid]; ok && i < len(s.Procs) && s.Procs[i].Key() == pid {
-		return i
-	}
-	for i := len(s.Procs) - 1; i >= 0; i-- {
-		if s.Procs[i].Key() == pid {
-			if s.index == nil {
-				s.index = map[string]int{}
-			}
-			s.index[pid] = i
-			return i
+// Find returns the index in Procs of the process with id pid, or -1.
+func (s *State) Find(pid PID) int {
+	if s.byPID == nil {
+		s.byPID = make(map[PID]int32, len(s.Procs))
+		for i, p := range s.Procs {
+			s.byPID[p.ID] = int32(i)
 		}
+	}
+	if i, ok := s.byPID[pid]; ok {
+		return int(i)
 	}
 	return -1
 }
 
+// addProc appends a process standing where its Point says.
+func (s *State) addProc(p *Process) {
+	if s.byPID != nil {
+		s.byPID[p.ID] = int32(len(s.Procs))
+	}
+	s.Procs = append(s.Procs, p)
+	s.pos = append(s.pos, -1)
+	s.enter(len(s.Procs) - 1)
+}
+
+// enter counts live process i at the point it stands at, and lists it
+// there if the point has an await guard.
+func (s *State) enter(i int) {
+	p := s.Procs[i]
+	if p.Point == nil {
+		return
+	}
+	if s.count == nil {
+		s.count = make([]int32, s.m.npoints)
+		s.at = make([][]int32, s.m.npoints)
+	}
+	id := s.m.pointID(p.Point)
+	p.pointID = int32(id)
+	s.count[id]++
+	if p.Point.Guard != nil {
+		s.pos[i] = int32(len(s.at[id]))
+		s.at[id] = append(s.at[id], int32(i))
+	}
+}
+
+// leave undoes enter, before process i moves.
+func (s *State) leave(i int) {
+	p := s.Procs[i]
+	if p.Point == nil {
+		return
+	}
+	id := p.pointID
+	s.count[id]--
+	k := s.pos[i]
+	if k < 0 {
+		return
+	}
+	l := s.at[id]
+	last := l[len(l)-1]
+	l[k] = last
+	s.pos[last] = k
+	s.at[id] = l[:len(l)-1]
+	s.pos[i] = -1
+}
+
 // Clone returns an independent copy of the state (without its undo log).
+// It costs time and memory in proportion to the globals and the processes.
 func (s *State) Clone() *State {
 	c := &State{m: s.m, rootSpawn: s.rootSpawn, logging: s.logging}
 	c.Store = slices.Clone(s.Store)
@@ -236,7 +281,24 @@ func (s *State) Clone() *State {
 		procs[i].Locals, locals = locals[:k:k], locals[k:]
 		c.Procs[i] = &procs[i]
 	}
+	c.pos = slices.Clone(s.pos)
+	c.count = slices.Clone(s.count)
+	if s.at != nil {
+		c.at = make([][]int32, len(s.at))
+		for _, id := range s.m.guarded {
+			c.at[id] = slices.Clone(s.at[id])
+		}
+	}
 	return c
+}
+
+// size estimates the bytes a clone of the state takes.
+func (s *State) size() int {
+	n := 8*len(s.Store) + 100*len(s.Procs) + 64*len(s.Violations)
+	for _, p := range s.Procs {
+		n += 8 * len(p.Locals)
+	}
+	return n
 }
 
 func (s *State) setGlobal(l int, v int64) {
@@ -270,8 +332,10 @@ func (s *State) setPoint(pi int, pt *lang.Point) {
 		}
 		s.log = append(s.log, undo{kind: undoPoint, a: int32(pi), b: pointIndex(p), old: done})
 	}
+	s.leave(pi)
 	p.Point = pt
 	p.Done = pt == nil
+	s.enter(pi)
 }
 
 // Global returns the value of a scalar global, or element i of an array.

@@ -332,10 +332,6 @@ func TestCloneIndependent(t *testing.T) {
 			saved = st.Clone()
 		}
 	}
-	out := m.Run(First, 0)
-	if ev := out.Initial.Step(0); ev.Err != nil || ev.Block.ID != "prod" {
-		t.Errorf("stepping Outcome.Initial: %+v", ev)
-	}
 }
 
 // TestCloneViolations checks that a clone and its original append
@@ -524,7 +520,7 @@ init { spawn p(3); spawn q(); }
 		{"live-local", func(s *State) { s.Procs[0].Locals[slot("t")] = 7 }, false},
 		{"finished-process-locals", func(s *State) { s.Procs[1].Locals = []int64{} }, true},
 		{"spawn-counter", func(s *State) { s.Procs[0].Spawned = 4 }, true},
-		{"process-ids", func(s *State) { s.Procs[0].ID, s.Procs[1].ID = PID{2}, PID{1} }, true},
+		{"process-ids", func(s *State) { s.Procs[0].ID, s.Procs[1].ID = s.m.PID(2), s.m.PID(1) }, true},
 		{"process-order", func(s *State) { s.Procs[0], s.Procs[1] = s.Procs[1], s.Procs[0] }, true},
 		{"array-element", func(s *State) { s.Store[3] = 5 }, false},
 		{"scalar", func(s *State) { s.Store[0] = -1 }, false},
@@ -533,7 +529,7 @@ init { spawn p(3); spawn q(); }
 		{"violation", func(s *State) { s.Violations = append(s.Violations, Violation{Pos: p.Proc.Pos, Msg: "x"}) }, false},
 		{"extra-process", func(s *State) {
 			c := *s.Procs[0]
-			c.ID = PID{9}
+			c.ID = s.m.PID(9)
 			s.Procs = append(s.Procs, &c)
 		}, false},
 	}

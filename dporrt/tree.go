@@ -58,16 +58,16 @@ func (x *explorer) treeNode(parent int, step Step) int {
 }
 
 // treeLeave records what the exploration left unexplored at a node.
-func (x *explorer) treeLeave(node int, f *level, enabled []string) {
+func (x *explorer) treeLeave(node int, f *level, enabled []PID) {
 	if node < 0 {
 		return
 	}
 	n := &x.opts.Tree.Nodes[node]
 	for _, pid := range enabled {
-		if f.done[pid] {
+		if f.done.has(pid) {
 			continue
 		}
-		name := pid
+		name := pid.String()
 		if i := x.procIndex(pid); i >= 0 {
 			name = x.st.Procs[i].Name()
 		}

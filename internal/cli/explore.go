@@ -41,8 +41,9 @@ func newExploreCmd(e *env) *cobra.Command {
 		Long: `Explore the interleavings of a program from its initial state and report the
 complete traces, the sleep-set-blocked traces, the states (events executed),
 the distinct final states (modulo process naming) and every violation or
-runtime error with a schedule that reaches it (replay it with icgen run
---replay).
+runtime error, once per site (its position, and for a runtime error its kind:
+overflow, division by zero, ...), with how many times it was seen and a
+schedule that reaches the first (replay it with icgen run --replay).
 
 Algorithms: dfs explores every interleaving (the oracle); sdpor is
 Source-DPOR with source sets and sleep sets; csdpor adds context-sensitive
@@ -193,7 +194,7 @@ interrupted (nothing is written then).`,
 	f.StringVar(&algo, "algo", "sdpor", "algorithm: "+strings.Join(names, ", "))
 	f.StringVar(&dep, "dep", "dynamic", "dependency: dynamic (locations touched) or static (syntactic sets)")
 	f.IntVar(&maxTraces, "max-traces", 0, "stop after this many complete traces (0: no bound)")
-	f.IntVar(&maxStates, "max-states", 0, "stop after this many states (0: no bound)")
+	f.IntVar(&maxStates, "max-states", 0, "stop after this many states (0: no bound); memory then stays in proportion to it (the explored sequence is at most this long), plus at most 256 MiB of final states and 256 MiB of state copies")
 	f.DurationVar(&timeout, "timeout", 0, "stop after this long, counted from the start: loading and IC synthesis included (0: no bound)")
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
@@ -294,7 +295,7 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
 	fmt.Fprintf(w, "  blocked traces    %d\n", r.Blocked)
 	fmt.Fprintf(w, "  states            %d\n", r.States)
-	fmt.Fprintf(w, "  final states      %d\n", len(r.Finals))
+	fmt.Fprintf(w, "  final states      %d\n", r.FinalCount)
 	fmt.Fprintf(w, "  time              %s\n", r.Elapsed.Round(time.Microsecond))
 	fmt.Fprintf(w, "  peak memory       %.1f MiB (resident set)\n", float64(peak)/(1<<20))
 	if r.Cut {
@@ -317,6 +318,9 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 		if len(f.Schedule) == 0 {
 			sched = "(in init, before any process runs)"
 		}
+		if f.Count > 1 {
+			fmt.Fprintf(w, "    seen %d times; the first:\n", f.Count)
+		}
 		fmt.Fprintf(w, "    schedule: %s\n", sched)
 	}
 }
@@ -328,6 +332,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		Process  string `json:"process"`
 		Block    string `json:"block"`
 		Schedule string `json:"schedule"`
+		Count    int    `json:"count"`
 	}
 	out := struct {
 		File      string           `json:"file"`
@@ -343,12 +348,12 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		Cut       string           `json:"stopped_early,omitempty"`
 		Findings  []findingJSON    `json:"findings"`
 	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Traces: r.Traces, Blocked: r.Blocked, States: r.States,
-		Finals: len(r.Finals), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
+		Finals: r.FinalCount, Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
 	}
 	for _, f := range r.Findings {
-		fj := findingJSON{Schedule: f.Schedule.String()}
+		fj := findingJSON{Schedule: f.Schedule.String(), Count: f.Count}
 		if v := f.Violation; v != nil {
 			fj.Kind, fj.diagJSON, fj.Process, fj.Block = "violation", diagJSON{v.Pos.File, v.Pos.Line, v.Pos.Col, v.Msg}, v.Proc, v.Block
 			if v.Invariant {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -127,25 +128,57 @@ func (e *env) loadMachine(path string, defs []string, asJSON bool) (*loaded, *dp
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := l.machine(defs)
+	m, le, err := l.instantiate(defs)
+	if le != nil { // shown as the compile errors are
+		errs := lang.ErrorList{le}
+		if asJSON {
+			writeJSON(e.stdout, diagnosticsJSON(path, errs))
+		} else {
+			fmt.Fprint(e.stderr, errs.Format(l.src))
+		}
+		return nil, nil, reported
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	return l, m, nil
 }
 
-// machine instantiates a loaded program with -D values.
+// machine instantiates a loaded program with -D values. A problem at those
+// values located in the program (an array too large, say) is a bad-input
+// exit whose message shows the source line.
 func (l *loaded) machine(defs []string) (*dporrt.Machine, error) {
+	m, le, err := l.instantiate(defs)
+	if le != nil {
+		return nil, &exitError{code: ExitBadInput, err: located{le, l.src}}
+	}
+	return m, err
+}
+
+// instantiate is machine, with a problem located in the program apart.
+func (l *loaded) instantiate(defs []string) (*dporrt.Machine, *lang.Error, error) {
 	set, err := parseDefines(defs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := dporrt.New(l.prog, set)
-	if err != nil {
-		return nil, badInput("%v", err)
+	var le *lang.Error
+	if errors.As(err, &le) {
+		return nil, le, nil
 	}
-	return m, nil
+	if err != nil {
+		return nil, nil, badInput("%v", err)
+	}
+	return m, nil, nil
 }
+
+// located is a source problem with the source, to print with its line.
+type located struct {
+	e   *lang.Error
+	src []byte
+}
+
+func (x located) Error() string { return strings.TrimSuffix(lang.ErrorList{x.e}.Format(x.src), "\n") }
 
 // caret renders one located message like a diagnostic, with the source line.
 func (l *loaded) caret(p lang.Pos, msg string) string {

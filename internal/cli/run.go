@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/icgen/icgen/dporrt"
@@ -24,7 +26,8 @@ func newRunCmd(e *env) *cobra.Command {
 		Long: `Run init, then one block of one enabled process at a time until no process is
 enabled, and print the final state, the violations (failed asserts), and the
 schedule taken. A runtime error (division by zero, index out of bounds, integer
-overflow) ends the run.
+overflow) ends the run. An array of more than 32 elements prints as runs of
+equal values: [0 ×5, 1, 0 ×10] (--json prints every element).
 
 -D NAME=VALUE sets a param, or the initial value of a global scalar (applied
 before init runs). --replay takes a schedule as printed by run or explore
@@ -82,21 +85,42 @@ Exit code 1 when a violation or runtime error occurred.`,
 	return cmd
 }
 
-// globalValue renders a global's value in a state.
+// globalValue renders a global's value in a state. An array longer than
+// shortArray shows each run of equal values as "v ×count" (a run of one as
+// v), so a large array with few distinct stretches stays short.
 func globalValue(st *dporrt.State, m *dporrt.Machine, g *lang.Var) string {
 	first, n := m.GlobalLocs(g)
 	switch g.Type {
 	case lang.Bool:
 		return fmt.Sprint(st.Store[first] != 0)
 	case lang.IntArray:
-		vals := make([]string, n)
-		for i := 0; i < n; i++ {
-			vals[i] = fmt.Sprint(st.Store[int(first)+i])
+		vals := st.Store[first : int(first)+n]
+		var b strings.Builder
+		b.WriteByte('[')
+		for i := 0; i < n; {
+			j := i + 1
+			if n > shortArray {
+				for j < n && vals[j] == vals[i] {
+					j++
+				}
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.FormatInt(vals[i], 10))
+			if j-i > 1 {
+				fmt.Fprintf(&b, " ×%d", j-i)
+			}
+			i = j
 		}
-		return "[" + strings.Join(vals, ", ") + "]"
+		b.WriteByte(']')
+		return b.String()
 	}
 	return fmt.Sprint(st.Store[first])
 }
+
+// shortArray is the longest array globalValue shows element by element.
+const shortArray = 32
 
 func localValue(v *lang.Var, x int64) string {
 	if v.Type == lang.Bool {
@@ -106,7 +130,9 @@ func localValue(v *lang.Var, x int64) string {
 }
 
 func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
-	w := e.stdout
+	bw := bufio.NewWriter(e.stdout)
+	defer bw.Flush()
+	w := bw
 	status := "all processes finished"
 	switch {
 	case out.Err != nil:
@@ -140,9 +166,18 @@ func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
 		}
 	}
 	if n := len(out.Final.Violations); n > 0 {
-		fmt.Fprintf(w, "%d violation%s:\n", n, plural(n))
-		for _, v := range out.Final.Violations {
+		sites := violationSites(out.Final.Violations)
+		if len(sites) == n {
+			fmt.Fprintf(w, "%d violation%s:\n", n, plural(n))
+		} else {
+			fmt.Fprintf(w, "%d violation%s at %d site%s:\n", n, plural(n), len(sites), plural(len(sites)))
+		}
+		for _, s := range sites {
+			v := s.first
 			fmt.Fprint(w, l.caret(v.Pos, fmt.Sprintf("%s (%s, block %s)", v.Headline(), v.Proc, v.Block)))
+			if s.count > 1 {
+				fmt.Fprintf(w, "    %d times at this site; the first is shown\n", s.count)
+			}
 		}
 	} else {
 		fmt.Fprintln(w, "violations: none")
@@ -150,6 +185,28 @@ func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
 	if out.Err != nil {
 		fmt.Fprint(w, l.caret(out.Err.Pos, fmt.Sprintf("runtime error: %s (%s, block %s)", out.Err.Msg, out.Err.Proc, out.Err.Block)))
 	}
+}
+
+// site is the violations of a run at one position: the first, and how many.
+type site struct {
+	first dporrt.Violation
+	count int
+}
+
+// violationSites groups violations by position, in order of first
+// occurrence.
+func violationSites(vs []dporrt.Violation) []site {
+	var out []site
+	at := map[lang.Pos]int{}
+	for _, v := range vs {
+		if k, ok := at[v.Pos]; ok {
+			out[k].count++
+			continue
+		}
+		at[v.Pos] = len(out)
+		out = append(out, site{v, 1})
+	}
+	return out
 }
 
 func pluralEs(n int) string {
@@ -208,7 +265,7 @@ func outcomeJSON(l *loaded, m *dporrt.Machine, out *dporrt.Outcome) any {
 		case lang.Bool:
 			res.Globals[g.Name] = out.Final.Store[first] != 0
 		case lang.IntArray:
-			res.Globals[g.Name] = append([]int64{}, out.Final.Store[first:int(first)+n]...)
+			res.Globals[g.Name] = out.Final.Store[first : int(first)+n]
 		default:
 			res.Globals[g.Name] = out.Final.Store[first]
 		}

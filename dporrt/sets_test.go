@@ -1,0 +1,405 @@
+package dporrt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/icgen/icgen/internal/randprog"
+	"github.com/icgen/icgen/lang"
+)
+
+// randomPIDs builds a random spawn tree of n ids (deep chains and wide
+// fans both), returned in creation order.
+func randomPIDs(m *Machine, r *rand.Rand, n int) []PID {
+	ids := []PID{m.PID(1)}
+	kids := map[PID]int32{{}: 1}
+	for len(ids) < n {
+		var parent PID
+		switch r.IntN(3) {
+		case 0:
+			parent = ids[len(ids)-1] // deepen the last one
+		case 1:
+			parent = ids[r.IntN(len(ids))]
+		default: // init's spawns: the root
+		}
+		kids[parent]++
+		ids = append(ids, m.pids.child(parent, kids[parent]))
+	}
+	return ids
+}
+
+// TestPIDInterning checks interning (same path, same PID), the path accessors, the
+// text round trip, and Compare against comparing the paths.
+func TestPIDInterning(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t, `proc p() { }`, nil)
+	r := rand.New(rand.NewPCG(1, 2))
+	ids := randomPIDs(m, r, 400)
+	for _, p := range ids {
+		path := p.Path()
+		if q := m.PID(path...); q != p {
+			t.Fatalf("PID(%v) = %s, not the interned %s", path, q, p)
+		}
+		q, err := m.ParsePID(p.String())
+		if err != nil || q != p {
+			t.Fatalf("ParsePID(%q) = %s, %v", p.String(), q, err)
+		}
+		if p.Depth() != len(path) || p.Last() != path[len(path)-1] || !slices.Equal(p.Parent().Path(), path[:len(path)-1]) {
+			t.Fatalf("%s: depth %d, last %d, parent %s", p, p.Depth(), p.Last(), p.Parent())
+		}
+	}
+	for i := 0; i < 20000; i++ {
+		a, b := ids[r.IntN(len(ids))], ids[r.IntN(len(ids))]
+		if got, want := a.Compare(b), slices.Compare(a.Path(), b.Path()); got != want {
+			t.Fatalf("Compare(%s, %s) = %d, want %d", a, b, got, want)
+		}
+	}
+	// Ids of another machine compare by path too, and are not ==.
+	other := newMachine(t, `proc p() { }`, nil)
+	for _, p := range ids[:50] {
+		q := other.PID(p.Path()...)
+		if q == p || q.Compare(p) != 0 {
+			t.Fatalf("%s of another machine: == %v, Compare %d", p, q == p, q.Compare(p))
+		}
+		for _, s := range ids[:50] {
+			if got, want := q.Compare(s), slices.Compare(q.Path(), s.Path()); got != want {
+				t.Fatalf("Compare(%s, %s) across machines = %d, want %d", q, s, got, want)
+			}
+		}
+	}
+	// An index far past the spawned ones (written by hand) is interned
+	// too, and the spawns that reach it later get the same id.
+	far := m.PID(3, 1<<30)
+	if m.PID(3, 1<<30) != far || far.String() != "3.1073741824" {
+		t.Errorf("far id %s is not interned", far)
+	}
+	mid := m.PID(4, 100)
+	for k := int32(1); k <= 120; k++ {
+		if p := m.pids.child(m.PID(4), k); k == 100 && p != mid || p.Last() != k {
+			t.Fatalf("spawn %d of 4 is %s", k, p)
+		}
+	}
+	for _, bad := range []string{"", "1.", "0", "1.-2", "x", "1..2"} {
+		if _, err := m.ParsePID(bad); err == nil {
+			t.Errorf("ParsePID(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestPIDDeep checks that a chain 100000 deep costs no more than its
+// nodes: making it, comparing its ends and siblings deep down.
+func TestPIDDeep(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t, `proc p() { }`, nil)
+	p := PID{}
+	var chain []PID
+	for i := 0; i < 100000; i++ {
+		p = m.pids.child(p, 1)
+		chain = append(chain, p)
+	}
+	sib := m.pids.child(chain[len(chain)-2], 2) // 1.1....1.2
+	cases := []struct {
+		a, b PID
+		want int
+	}{
+		{chain[0], chain[len(chain)-1], -1},
+		{chain[len(chain)-1], chain[0], +1},
+		{chain[len(chain)-1], sib, -1},
+		{sib, chain[50000], +1},
+		{m.PID(2), chain[len(chain)-1], +1},
+	}
+	for _, c := range cases {
+		if got := c.a.Compare(c.b); got != c.want {
+			t.Errorf("Compare(depth %d, depth %d) = %d, want %d", c.a.Depth(), c.b.Depth(), got, c.want)
+		}
+	}
+}
+
+// TestProcSet checks the set against a sorted slice under random adds and
+// removes, with room to grow.
+func TestProcSet(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	var s ProcSet
+	in := map[int]bool{}
+	for step := 0; step < 20000; step++ {
+		i := r.IntN(1 + step/4)
+		if r.IntN(3) == 0 {
+			s.Remove(i)
+			delete(in, i)
+		} else {
+			s.Add(i)
+			in[i] = true
+		}
+		if step%97 != 0 {
+			continue
+		}
+		var want []int
+		for j := range in {
+			want = append(want, j)
+		}
+		slices.Sort(want)
+		if got := s.All(); !slices.Equal(got, want) || s.Len() != len(want) {
+			t.Fatalf("step %d: set %v (len %d), want %v", step, got, s.Len(), want)
+		}
+		for k, j := range want {
+			if got := s.At(k); got != j {
+				t.Fatalf("step %d: At(%d) = %d, want %d", step, k, got, j)
+			}
+			if !s.Has(j) || s.Has(-1) {
+				t.Fatalf("step %d: Has is wrong", step)
+			}
+		}
+	}
+}
+
+// TestPIDSet checks the explorer's ordered set against a sorted slice.
+func TestPIDSet(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t, `proc p() { }`, nil)
+	r := rand.New(rand.NewPCG(5, 6))
+	ids := randomPIDs(m, r, 300)
+	var s pidSet
+	in := map[PID]int{}
+	for step := 0; step < 5000; step++ {
+		k := r.IntN(len(ids))
+		if r.IntN(2) == 0 {
+			s.remove(ids[k])
+			delete(in, ids[k])
+		} else {
+			s.insert(ids[k], k)
+			in[ids[k]] = k
+		}
+		var want []PID
+		for p := range in {
+			want = append(want, p)
+		}
+		slices.SortFunc(want, PID.Compare)
+		if got := s.pids(); !slices.Equal(got, want) || s.n != len(want) {
+			t.Fatalf("step %d: %v, want %v", step, got, want)
+		}
+		for n := s.first(); n != nil; n = n.next[0] {
+			if in[n.pid] != n.proc {
+				t.Fatalf("step %d: %s has process %d, want %d", step, n.pid, n.proc, in[n.pid])
+			}
+		}
+		q := ids[r.IntN(len(ids))]
+		var want2 PID
+		found := false
+		for _, p := range want {
+			if p.Compare(q) > 0 {
+				want2, found = p, true
+				break
+			}
+		}
+		if n := s.after(q); (n != nil) != found || n != nil && n.pid != want2 {
+			t.Fatalf("step %d: after(%s) is wrong", step, q)
+		}
+	}
+}
+
+// TestVClock checks persistent clocks against dense vectors: set, join,
+// total, and that building a clock leaves the ones it came from alone.
+func TestVClock(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 8))
+	type pair struct {
+		c     vclock
+		dense []int32
+	}
+	check := func(p pair) {
+		t.Helper()
+		var sum int64
+		for i := 0; i < 700; i++ {
+			want := int32(0)
+			if i < len(p.dense) {
+				want = p.dense[i]
+			}
+			if got := p.c.get(i); got != want {
+				t.Fatalf("get(%d) = %d, want %d", i, got, want)
+			}
+			sum += int64(want)
+		}
+		if p.c.total() != sum {
+			t.Fatalf("total %d, want %d", p.c.total(), sum)
+		}
+	}
+	clocks := []pair{{}}
+	for step := 0; step < 3000; step++ {
+		a := clocks[r.IntN(len(clocks))]
+		var next pair
+		if r.IntN(2) == 0 {
+			i := r.IntN(1 + r.IntN(600))
+			v := int32(r.IntN(50))
+			next.c = a.c.set(i, v)
+			next.dense = slices.Clone(a.dense)
+			for len(next.dense) <= i {
+				next.dense = append(next.dense, 0)
+			}
+			next.dense[i] = v
+		} else {
+			b := clocks[r.IntN(len(clocks))]
+			next.c = join(a.c, b.c)
+			next.dense = make([]int32, max(len(a.dense), len(b.dense)))
+			for i := range next.dense {
+				if i < len(a.dense) {
+					next.dense[i] = a.dense[i]
+				}
+				if i < len(b.dense) {
+					next.dense[i] = max(next.dense[i], b.dense[i])
+				}
+			}
+		}
+		check(next)
+		clocks = append(clocks, next)
+		if step%500 == 0 {
+			for _, p := range clocks {
+				check(p)
+			}
+		}
+	}
+}
+
+// enabledPrograms are programs with awaits, spawns, runtime errors and
+// deadlocks, on which the enabled processes change in every way.
+func enabledPrograms(t *testing.T) map[string]*Machine {
+	t.Helper()
+	out := map[string]*Machine{}
+	files, _ := filepath.Glob("../testdata/*.blk")
+	regress, _ := filepath.Glob("../testdata/regress/*.blk")
+	for _, f := range append(files, regress...) {
+		m, err := New(compileFile(t, f), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = m
+	}
+	for seed := uint64(1); seed <= 40; seed++ {
+		out[fmt.Sprintf("randprog-%d", seed)] = newMachine(t, randprog.Generate(seed, randprog.Options{Awaits: true}), nil)
+	}
+	return out
+}
+
+// TestRunEnabled checks the enabled set Run keeps up to date from what each
+// event affected against a scan of every process, under random schedules;
+// and State.anyEnabled (is a process other than two enabled at a block of
+// some set) against the same scan.
+func TestRunEnabled(t *testing.T) {
+	t.Parallel()
+	for name, m := range enabledPrograms(t) {
+		for seed := uint64(1); seed <= 5; seed++ {
+			steps := 0
+			r := rand.New(rand.NewPCG(seed, 11))
+			check := func(st *State, enabled *ProcSet) int {
+				want := st.EnabledProcs(nil)
+				if !slices.Equal(enabled.All(), want) {
+					t.Fatalf("%s, seed %d, step %d: enabled %v, want %v", name, seed, steps, enabled.All(), want)
+				}
+				for range 3 {
+					mask := r.Uint64()
+					at := func(b *lang.Block) bool { return mask>>(b.Index%64)&1 != 0 }
+					skip1, skip2 := r.IntN(len(st.Procs)+1)-1, r.IntN(len(st.Procs)+1)-1
+					brute := slices.ContainsFunc(want, func(i int) bool {
+						return i != skip1 && i != skip2 && at(st.Procs[i].Point.Block)
+					})
+					if got := st.anyEnabled(at, skip1, skip2); got != brute {
+						t.Fatalf("%s, seed %d, step %d: anyEnabled(%x, %d, %d) = %v, want %v", name, seed, steps, mask, skip1, skip2, got, brute)
+					}
+				}
+				steps++
+				return enabled.At(r.IntN(enabled.Len()))
+			}
+			m.Run(check, 5000)
+		}
+	}
+}
+
+// TestExploreEnabled checks, at every level of every algorithm's
+// exploration, the enabled processes the explorer keeps (ordered by id, and
+// by level) against a scan of every process.
+func TestExploreEnabled(t *testing.T) {
+	t.Parallel()
+	for name, m := range enabledPrograms(t) {
+		for _, algo := range Algorithms {
+			for _, dep := range []DepMode{Dynamic, Static} {
+				levels := 0
+				check := func(x *explorer, depth int) {
+					levels++
+					var want []PID
+					for _, i := range x.st.EnabledProcs(nil) {
+						want = append(want, x.st.Procs[i].ID)
+					}
+					slices.SortFunc(want, PID.Compare)
+					if got := x.enabled.pids(); !slices.Equal(got, want) {
+						t.Fatalf("%s, %s, dep %s, depth %d: enabled %v, want %v", name, algo, dep, depth, got, want)
+					}
+					for i := range x.st.Procs {
+						if x.enabledAt(i, depth) != x.st.Enabled(i) || x.isEnabled(i) != x.st.Enabled(i) {
+							t.Fatalf("%s, %s, dep %s, depth %d: process %s enabled %v, history says %v", name, algo, dep, depth, x.st.Procs[i].Name(), x.st.Enabled(i), x.enabledAt(i, depth))
+						}
+					}
+				}
+				if _, err := explore(m, Options{Algo: algo, Dep: dep, MaxStates: 3000}, check); err != nil {
+					t.Fatal(err)
+				}
+				if levels == 0 {
+					t.Errorf("%s, %s: no level checked", name, algo)
+				}
+			}
+		}
+	}
+}
+
+// TestPIDBag checks the small set of ids against a map, past the size
+// where it turns into one.
+func TestPIDBag(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t, `proc p() { }`, nil)
+	ids := randomPIDs(m, rand.New(rand.NewPCG(9, 10)), 60)
+	var b pidBag
+	in := map[PID]bool{}
+	for k, p := range ids {
+		for _, q := range ids {
+			if b.has(q) != in[q] {
+				t.Fatalf("after %d adds: has(%s) = %v", k, q, b.has(q))
+			}
+		}
+		b.add(p)
+		b.add(p)
+		in[p] = true
+	}
+}
+
+// TestMemoryBounds: past the bound on kept final states, finals are
+// counted by hash, not kept; past the bound on snapshots, csdpor reaches a
+// race's state by undoing and replaying. Neither changes what is explored.
+func TestMemoryBounds(t *testing.T) {
+	t.Parallel()
+	for name, m := range enabledPrograms(t) {
+		for _, algo := range []Algorithm{SDPOR, CSDPOR} {
+			want, err := Explore(m, Options{Algo: algo, MaxStates: 5000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := explore(m, Options{Algo: algo, MaxStates: 5000}, func(x *explorer, depth int) {
+				if depth == 0 {
+					x.finalLimit, x.snapLimit = 0, 0
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Stats.Traces != want.Traces || got.Blocked != want.Blocked || got.States != want.States ||
+				got.FinalCount != want.FinalCount || got.FinalCount != len(want.Finals) || len(got.Finals) != 0 {
+				t.Errorf("%s, %s: with no room %d/%d/%d traces/blocked/states, %d finals (%d kept); want %d/%d/%d, %d",
+					name, algo, got.Traces, got.Blocked, got.States, got.FinalCount, len(got.Finals), want.Traces, want.Blocked, want.States, len(want.Finals))
+			}
+			if !slices.Equal(got.findingSites(), want.findingSites()) {
+				t.Errorf("%s, %s: findings %v, want %v", name, algo, got.findingSites(), want.findingSites())
+			}
+		}
+	}
+}
