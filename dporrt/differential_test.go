@@ -19,7 +19,8 @@ func differential(t *testing.T, name string, m *Machine, bound int) (dfsTraces i
 	if oracle.Cut {
 		return 0, false // too big to be an oracle
 	}
-	for _, algo := range Algorithms[1:] {
+	for _, info := range Algorithms[1:] {
+		algo := info.Name
 		for _, dep := range []DepMode{Dynamic, Static} {
 			r, err := Explore(m, Options{Algo: algo, Dep: dep})
 			if err != nil {
@@ -80,7 +81,8 @@ func TestExample5(t *testing.T) {
 	}
 	// Example 4: from z = -1 the final z differs between orders: 2 final states.
 	m4, _ := New(compileFile(t, "../testdata/fig1.blk"), map[string]int64{"z": -1})
-	for _, algo := range Algorithms {
+	for _, info := range Algorithms {
+		algo := info.Name
 		if r, _ := Explore(m4, Options{Algo: algo}); len(r.Finals) != 2 {
 			t.Errorf("%s from z = -1: %d final states, want 2", algo, len(r.Finals))
 		}

@@ -56,7 +56,8 @@ init { spawn p(); }
 			}
 			// Every algorithm finds the same sites.
 			oracle, _ := Explore(m, Options{Algo: DFS})
-			for _, algo := range Algorithms {
+			for _, info := range Algorithms {
+				algo := info.Name
 				o, _ := Explore(m, Options{Algo: algo})
 				if ok, why := o.Agrees(oracle); !ok {
 					t.Errorf("%s: %s", algo, why)

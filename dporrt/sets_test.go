@@ -323,7 +323,8 @@ func TestRunEnabled(t *testing.T) {
 func TestExploreEnabled(t *testing.T) {
 	t.Parallel()
 	for name, m := range enabledPrograms(t) {
-		for _, algo := range Algorithms {
+		for _, info := range Algorithms {
+			algo := info.Name
 			for _, dep := range []DepMode{Dynamic, Static} {
 				levels := 0
 				check := func(x *explorer, depth int) {

@@ -84,8 +84,9 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 		}
 		ics = f
 	}
-	for _, algo := range dporrt.Algorithms[1:] {
-		if algo == dporrt.CDPOR && ics == nil {
+	for _, info := range dporrt.Algorithms[1:] {
+		algo := info.Name
+		if info.NeedsICs && ics == nil {
 			continue
 		}
 		for _, dep := range []dporrt.DepMode{dporrt.Dynamic, dporrt.Static} {

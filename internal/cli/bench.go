@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/synth"
 	"github.com/spf13/cobra"
@@ -96,13 +97,13 @@ tools do); cdpor always uses the static dependency.`,
 			var list []string
 			for _, a := range strings.Split(algos, ",") {
 				a = strings.TrimSpace(a)
-				switch a {
-				case "dfs", "sdpor", "csdpor", "cdpor":
-					list = append(list, a)
-				case "":
-				default:
-					return badInput("--algos: unknown algorithm %q", a)
+				if a == "" {
+					continue
 				}
+				if _, ok := dporrt.Lookup(dporrt.Algorithm(a)); !ok {
+					return badInput("--algos: unknown algorithm %q (known: %s)", a, strings.Join(dporrt.Names(), ", "))
+				}
+				list = append(list, a)
 			}
 			if len(list) == 0 {
 				return badInput("--algos: no algorithm")
@@ -211,7 +212,7 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 	}
 	smt := 0.0
 	var icPath string
-	if slices.Contains(b.algos, "cdpor") {
+	if needsICs(b.algos) {
 		start := time.Now()
 		f, err := await(b.ctx, func() (*ic.File, error) {
 			f, _, err := synth.Run(b.ctx, l.prog, synth.Options{Workers: runtime.NumCPU()})
@@ -278,7 +279,7 @@ func (b *bencher) run(file, algo string, n int64, icPath string) benchRun {
 		return out
 	}
 	args := []string{"explore", "--json", "--algo", algo, "-D", fmt.Sprintf("N=%d", n), "--timeout", b.timeout.String()}
-	if algo == "cdpor" {
+	if info, _ := dporrt.Lookup(dporrt.Algorithm(algo)); info.NeedsICs {
 		args = append(args, "--ics", icPath)
 	} else {
 		args = append(args, "--dep", b.dep)
@@ -370,32 +371,56 @@ func procStatusMiB(pid, field string) float64 {
 	return 0
 }
 
-// speedups computes G^s, G^cs and G^smt of a row, as the paper prints them:
-// >X when the slower run hit the timeout, - when cdpor did not finish or a
-// run is missing.
+// gain is a speedup column, as the papers print them: T(num) / T(den),
+// with T^smt added to the denominator when smt is set.
+type gain struct {
+	name     string
+	num, den dporrt.Algorithm
+	smt      bool
+}
+
+// benchGains are the CAV'18 Table 1 speedups.
+var benchGains = []gain{
+	{"G^s", dporrt.SDPOR, dporrt.CDPOR, false},
+	{"G^cs", dporrt.CSDPOR, dporrt.CDPOR, false},
+	{"G^smt", dporrt.CSDPOR, dporrt.CDPOR, true},
+}
+
+// speedups computes the gains of a row whose algorithms both ran: >X when
+// the slower run hit the timeout, - when the faster did not finish or
+// failed.
 func speedups(row benchRow, timeout time.Duration) map[string]string {
 	out := map[string]string{}
-	cd, ok := row.Runs["cdpor"]
-	if !ok {
-		return out
-	}
-	ratio := func(num benchRun, den float64) string {
-		if num.Error != "" || cd.Error != "" || cd.Cut != "" || den <= 0 {
-			return "-"
+	for _, g := range benchGains {
+		num, ok1 := row.Runs[string(g.num)]
+		den, ok2 := row.Runs[string(g.den)]
+		if !ok1 || !ok2 {
+			continue
 		}
-		if num.Cut != "" {
-			return fmt.Sprintf(">%s", sig(num.Seconds/den))
+		t := den.Seconds
+		if g.smt {
+			t += row.SMT
 		}
-		return sig(num.Seconds / den)
-	}
-	if sd, ok := row.Runs["sdpor"]; ok {
-		out["G^s"] = ratio(sd, cd.Seconds)
-	}
-	if cs, ok := row.Runs["csdpor"]; ok {
-		out["G^cs"] = ratio(cs, cd.Seconds)
-		out["G^smt"] = ratio(cs, cd.Seconds+row.SMT)
+		switch {
+		case num.Error != "" || den.Error != "" || den.Cut != "" || t <= 0:
+			out[g.name] = "-"
+		case num.Cut != "":
+			out[g.name] = fmt.Sprintf(">%s", sig(num.Seconds/t))
+		default:
+			out[g.name] = sig(num.Seconds / t)
+		}
 	}
 	return out
+}
+
+// needsICs reports whether one of the algorithms uses an IC file.
+func needsICs(algos []string) bool {
+	for _, a := range algos {
+		if info, _ := dporrt.Lookup(dporrt.Algorithm(a)); info.NeedsICs {
+			return true
+		}
+	}
+	return false
 }
 
 // sig prints a ratio with about three significant digits.
@@ -433,19 +458,17 @@ func compact(n int) string {
 	return strconv.Itoa(n)
 }
 
-var benchGains = []string{"G^s", "G^cs", "G^smt"}
-
 func benchHeader(algos []string) []string {
 	h := []string{"bench", "N"}
 	for _, a := range algos {
 		h = append(h, a+" Tr", a+" S", a+" T")
 	}
-	if slices.Contains(algos, "cdpor") {
+	if needsICs(algos) {
 		h = append(h, "T^smt")
-		for _, g := range benchGains {
-			if g == "G^s" && slices.Contains(algos, "sdpor") || g != "G^s" && slices.Contains(algos, "csdpor") {
-				h = append(h, g)
-			}
+	}
+	for _, g := range benchGains {
+		if slices.Contains(algos, string(g.num)) && slices.Contains(algos, string(g.den)) {
+			h = append(h, g.name)
 		}
 	}
 	return h
@@ -457,12 +480,12 @@ func benchCells(algos []string, r benchRow) []string {
 		x := r.Runs[a].cells()
 		c = append(c, x[:]...)
 	}
-	if slices.Contains(algos, "cdpor") {
+	if needsICs(algos) {
 		c = append(c, fmt.Sprintf("%.2f", r.SMT))
-		for _, g := range benchGains {
-			if v, ok := r.Speedup[g]; ok {
-				c = append(c, v)
-			}
+	}
+	for _, g := range benchGains {
+		if slices.Contains(algos, string(g.num)) && slices.Contains(algos, string(g.den)) {
+			c = append(c, r.Speedup[g.name])
 		}
 	}
 	return c

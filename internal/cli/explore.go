@@ -31,10 +31,7 @@ func newExploreCmd(e *env) *cobra.Command {
 		dotPath   string
 		svgPath   string
 	)
-	names := make([]string, len(dporrt.Algorithms))
-	for i, a := range dporrt.Algorithms {
-		names[i] = string(a)
-	}
+	names := dporrt.Names()
 	cmd := &cobra.Command{
 		Use:   "explore FILE",
 		Short: "Explore the interleavings of a program with a DPOR algorithm",
@@ -45,20 +42,16 @@ runtime error, once per site (its position, and for a runtime error its kind:
 overflow, division by zero, ...), with how many times it was seen and a
 schedule that reaches the first (replay it with icgen run --replay).
 
-Algorithms: dfs explores every interleaving (the oracle); sdpor is
-Source-DPOR with source sets and sleep sets; csdpor adds context-sensitive
-sleep sequences (CAV'17): on a race it runs the reversed order and, when both
-orders end in the same state, does not explore the reversed one in full;
-cdpor is Constrained DPOR (CAV'18 Alg. 1): sdpor using independence
-constraints to skip race reversals (when one holds uniformly), to put reversed
-orders in the sleep sets (when one holds) and to keep processes asleep, from
+Algorithms (--algo):
+` + algorithmsHelp() + `
+The algorithms that use independence constraints (cdpor) take them from
 --ics FILE, or else from the program's proven commute declarations when it
-has some, or else synthesized first; for pairs whose
-constraints are not exact it falls back to csdpor's state comparison.
---dep static decides dependency by the blocks' syntactic read/write sets, as
-the papers' tools do; the default, dynamic, by the locations events really
-touched. cdpor always uses the static dependency: its uniformity condition
-needs a dependency that holds in every state.
+has some, or else synthesize them first; for pairs whose constraints are not
+exact they fall back on the state comparison. --dep static decides
+dependency by the blocks' syntactic read/write sets, as the papers' tools
+do; the default, dynamic, by the locations events really touched. cdpor
+always uses the static dependency: its uniformity condition needs a
+dependency that holds in every state.
 
 --timeout bounds the whole command from its start: loading, set-up and the
 synthesis of ICs for cdpor count. When it runs out during synthesis, nothing
@@ -92,11 +85,12 @@ interrupted (nothing is written then).`,
 			default:
 				return badInput("--dep %q: want dynamic or static", dep)
 			}
-			if !strings.Contains(","+strings.Join(names, ",")+",", ","+algo+",") {
+			info, ok := dporrt.Lookup(opts.Algo)
+			if !ok {
 				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
 			}
-			if opts.Algo != dporrt.CDPOR && icsPath != "" {
-				return badInput("--ics is only used by --algo cdpor")
+			if !info.NeedsICs && icsPath != "" {
+				return badInput("--ics is only used by the algorithms that use independence constraints (%s)", strings.Join(icAlgorithms(), ", "))
 			}
 			dot, err := prepareOutput("--dot", dotPath, args[0], icsPath)
 			if err != nil {
@@ -123,7 +117,7 @@ interrupted (nothing is written then).`,
 				return err
 			}
 			var res *dporrt.Result
-			if opts.Algo == dporrt.CDPOR {
+			if info.NeedsICs {
 				opts.ICs, err = e.exploreICs(bounded, l, icsPath, timeout)
 				switch {
 				case errors.Is(err, errTimedOut):
@@ -136,7 +130,7 @@ interrupted (nothing is written then).`,
 			if res == nil && timeout > 0 {
 				if opts.Timeout = time.Until(deadline); opts.Timeout <= 0 {
 					res = &dporrt.Result{Dep: opts.Dep, Cut: true, CutBy: "timeout"}
-					if opts.Algo == dporrt.CDPOR {
+					if info.StaticDep {
 						res.Dep = dporrt.Static
 					}
 				}
@@ -364,6 +358,27 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 			fj.Kind, fj.diagJSON, fj.Process, fj.Block = "runtime-error", diagJSON{er.Pos.File, er.Pos.Line, er.Pos.Col, er.Msg}, er.Proc, er.Block
 		}
 		out.Findings = append(out.Findings, fj)
+	}
+	return out
+}
+
+// algorithmsHelp describes the algorithms of the registry, a paragraph
+// each.
+func algorithmsHelp() string {
+	var b strings.Builder
+	for _, a := range dporrt.Algorithms {
+		fmt.Fprintf(&b, "  %s: %s. %s.\n", a.Name, a.Paper, upperFirst(a.Promise))
+	}
+	return b.String()
+}
+
+// icAlgorithms names the algorithms that use independence constraints.
+func icAlgorithms() []string {
+	var out []string
+	for _, a := range dporrt.Algorithms {
+		if a.NeedsICs {
+			out = append(out, string(a.Name))
+		}
 	}
 	return out
 }

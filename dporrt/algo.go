@@ -1,0 +1,119 @@
+package dporrt
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Algorithm names an exploration algorithm: a row of [Algorithms].
+type Algorithm string
+
+// The algorithms behind Explore. Their properties are in [Algorithms];
+// nothing else in icgen decides by an algorithm's name.
+const (
+	DFS    Algorithm = "dfs"
+	SDPOR  Algorithm = "sdpor"
+	CSDPOR Algorithm = "csdpor"
+	CDPOR  Algorithm = "cdpor"
+)
+
+// Loop is the exploration loop an algorithm runs on.
+type Loop int
+
+// The loops.
+const (
+	// LoopDFS explores every interleaving: the oracle.
+	LoopDFS Loop = iota
+	// LoopSource explores from back (source) sets and sleep sets
+	// (Source-DPOR, POPL'14 and JACM'17 Alg. 1; CAV'18 Alg. 1).
+	LoopSource
+	// LoopOptimal explores wakeup trees (Optimal DPOR, POPL'14 and JACM'17
+	// Alg. 2; ISSTA'19 Alg. 1 and 2).
+	LoopOptimal
+)
+
+func (l Loop) String() string { return [...]string{"dfs", "source", "optimal"}[l] }
+
+// Check is what an algorithm does with a race besides reversing it.
+type Check int
+
+// The checks.
+const (
+	// CheckNone reverses every race of the dependency.
+	CheckNone Check = iota
+	// CheckState runs the reversed order and compares the states it
+	// reaches (context-sensitive DPOR, CAV'17): a reversal that ends where
+	// the explored order does is not explored to its end.
+	CheckState
+	// CheckICs evaluates independence constraints (CAV'18 Alg. 1): one that
+	// holds uniformly removes the race; one that holds where the race
+	// would be reversed does what CheckState does; pairs that are not exact
+	// fall back on CheckState.
+	CheckICs
+)
+
+func (c Check) String() string { return [...]string{"none", "state", "ics"}[c] }
+
+// Info describes an algorithm. Explore, icgen explore, icgen bench and the
+// tests read these rows, so an algorithm is added in one place.
+type Info struct {
+	Name  Algorithm
+	Loop  Loop
+	Check Check
+	// Observers makes two writes of a location dependent only when a later
+	// event reads what they wrote (TACAS'18): the algorithm preserves the
+	// violations and the values read, not every final state (with
+	// Options.ObserveFinal, a last event reads every global).
+	Observers bool
+	// StaticDep: the algorithm always uses the blocks' syntactic read and
+	// write sets (cdpor: independence under dynamic sets is conditional,
+	// hence not transitively uniform).
+	StaticDep bool
+	// NeedsICs: the algorithm uses an IC file (without one it is its loop
+	// with CheckNone).
+	NeedsICs bool
+	// Paper is the paper and algorithm it implements; Promise what it
+	// explores and preserves, in a line.
+	Paper   string
+	Promise string
+}
+
+// Algorithms lists the algorithms Explore knows, in a stable order: dfs
+// first, then the source loop's, then the optimal loop's.
+var Algorithms = []Info{
+	{Name: DFS, Loop: LoopDFS,
+		Paper:   "exhaustive depth-first search",
+		Promise: "every interleaving: the oracle every other algorithm is checked against"},
+	{Name: SDPOR, Loop: LoopSource,
+		Paper:   "Source-DPOR with source sets and sleep sets (Abdulla et al., POPL'14 / JACM'17, Alg. 1)",
+		Promise: "at least one trace per Mazurkiewicz trace, exactly one without awaits; the final states and violations of dfs"},
+	{Name: CSDPOR, Loop: LoopSource, Check: CheckState,
+		Paper:   "Context-sensitive DPOR (Albert et al., CAV'17): sleep sequences for races whose reversal ends in the same state",
+		Promise: "the final states and violations of dfs, in fewer traces where reversed races end in equal states"},
+	{Name: CDPOR, Loop: LoopSource, Check: CheckICs, StaticDep: true, NeedsICs: true,
+		Paper:   "Constrained DPOR (Albert et al., CAV'18, Alg. 1)",
+		Promise: "the final states and violations of dfs; races an independence constraint covers are not reversed"},
+}
+
+// Lookup returns the row of an algorithm.
+func Lookup(name Algorithm) (Info, bool) {
+	for _, a := range Algorithms {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Info{}, false
+}
+
+// Names lists the algorithms' names, in registry order.
+func Names() []string {
+	out := make([]string, len(Algorithms))
+	for i, a := range Algorithms {
+		out[i] = string(a.Name)
+	}
+	return out
+}
+
+func unknownAlgorithm(name Algorithm) error {
+	return fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+}

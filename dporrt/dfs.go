@@ -1,0 +1,53 @@
+package dporrt
+
+// dfs explores every interleaving from the current level, depth: every
+// enabled process, in id order, at every state. It is the oracle the other
+// algorithms are checked against, and is kept that simple: no dependency,
+// no races, no sleep sets.
+func (x *explorer) dfs(depth int) {
+	f := x.levels[depth]
+	if x.onLevel != nil {
+		x.onLevel(x, depth)
+	}
+	if x.enabled.n == 0 {
+		x.res.Traces++
+		x.final()
+		x.treeKind(f.node, NodeComplete)
+		return
+	}
+	if f.node >= 0 {
+		defer x.treeLeave(f.node, f, x.enabled.pids())
+	}
+	// The enabled set is restored after each child, its nodes perhaps
+	// anew: the next process is looked up by id.
+	for n := x.enabled.first(); n != nil; n = x.enabled.after(f.cursor) {
+		if x.bounded() {
+			x.treeKind(f.node, NodeCut)
+			return
+		}
+		pid := n.pid
+		f.cursor = pid
+		ev, spawned := x.step(pid, true)
+		f.done.add(pid)
+		node := -1
+		if f.node >= 0 {
+			node = x.treeNode(f.node, x.stepOf(ev))
+		}
+		if ev.err != nil {
+			x.treeKind(node, NodeError)
+			x.res.Traces++
+			x.finding(Finding{Error: ev.err}, x.schedule)
+			x.final()
+		} else {
+			child := x.enter(nil, ev, spawned)
+			child.node = node
+			x.dfs(depth + 1)
+			x.leave()
+		}
+		x.st.Undo(ev.mark)
+		x.seq = x.seq[:len(x.seq)-1]
+		if x.stopped {
+			return
+		}
+	}
+}

@@ -1,0 +1,519 @@
+package dporrt
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+)
+
+// This file holds what every exploration loop shares: options and
+// results, the events of the explored sequence, stepping, findings, final
+// states, bounds, and which processes are enabled at each level.
+
+// DepMode chooses how dependency between events is decided.
+type DepMode int
+
+// Dynamic uses the locations events really read and wrote (array elements
+// apart); Static uses the blocks' syntactic sets, as the papers' tools do.
+const (
+	Dynamic DepMode = iota
+	Static
+)
+
+func (d DepMode) String() string {
+	if d == Static {
+		return "static"
+	}
+	return "dynamic"
+}
+
+// Options configure an exploration.
+type Options struct {
+	Algo            Algorithm
+	Dep             DepMode
+	MaxTraces       int           // stop after this many complete traces (0: no bound)
+	MaxStates       int           // stop after this many events (0: no bound)
+	MaxDepth        int           // stop when one sequence reaches this many events (0: DefaultMaxDepth)
+	Timeout         time.Duration // stop after this long (0: no bound)
+	StopOnViolation bool          // stop at the first violation or runtime error
+	// ICs are the independence constraints cdpor uses; the file must be the
+	// program's (same hash). Without ICs cdpor behaves as sdpor.
+	ICs *ic.File
+	// Progress, when set, is called every so many events with the counts so far.
+	Progress func(Stats)
+	// Tree, when set, records the explored execution tree into it.
+	Tree *Tree
+	_    struct{}
+}
+
+// Stats are the counts of an exploration.
+type Stats struct {
+	Traces  int // complete traces (no process enabled, or a runtime error)
+	Blocked int // sleep-set-blocked traces
+	States  int // events executed (the papers' S, root excluded)
+	Elapsed time.Duration
+}
+
+// Finding is a violation or runtime error, by site: a failed assert or a
+// broken invariant at one position, or a runtime error of one kind at one
+// position, whatever its operand values. Violation or Error is the first
+// occurrence found, and Schedule reaches it (icgen run --replay).
+type Finding struct {
+	Violation *Violation
+	Error     *RuntimeError
+	Schedule  Schedule
+	Count     int // the explored events that raised it, in every trace
+}
+
+// Result is the outcome of an exploration.
+type Result struct {
+	Stats
+	// Finals are the distinct final states modulo process naming, in
+	// discovery order, as long as they fit in MaxFinalBytes; FinalCount
+	// counts them all (those not kept by their hash only).
+	Finals     []*State
+	FinalCount int
+	Findings   []Finding // violations and runtime errors by site, in discovery order
+	Dep        DepMode   // the dependency used (cdpor always uses Static)
+	Cut        bool      // a bound stopped the exploration: it is not exhaustive
+	CutBy      string
+}
+
+// MaxFinalBytes bounds the memory the final states kept in Result.Finals
+// take; the final states found past it are told apart by their hash and
+// counted in Result.FinalCount, not kept.
+const MaxFinalBytes = 256 << 20
+
+// maxSnapBytes bounds the memory of the state snapshots csdpor and cdpor
+// keep along the sequence (see detour); past it, a race's state is reached
+// by undoing and replaying instead.
+const maxSnapBytes = 256 << 20
+
+// DefaultMaxDepth bounds the events of one explored sequence when
+// Options.MaxDepth is 0: a program whose executions do not end (a process
+// that spawns copies of itself forever) is cut there, with some hundreds of
+// MiB in use, rather than using up the memory and the stack.
+const DefaultMaxDepth = 100_000
+
+// Agrees reports whether two explorations reached the same final states
+// (modulo process naming) and the same findings (by site); when not, it
+// says how they differ. Differential tests compare every algorithm with dfs
+// this way.
+func (r *Result) Agrees(o *Result) (bool, string) {
+	missing := func(a, b *Result) int {
+		n := 0
+		for _, s := range a.Finals {
+			if !slices.ContainsFunc(b.Finals, s.Equal) {
+				n++
+			}
+		}
+		return n
+	}
+	if r.FinalCount != o.FinalCount {
+		return false, fmt.Sprintf("%d final states vs %d", r.FinalCount, o.FinalCount)
+	}
+	if m1, m2 := missing(r, o), missing(o, r); m1 > 0 || m2 > 0 {
+		return false, fmt.Sprintf("%d of %d final states not reached by the other, %d of its %d not reached by this one", m1, len(r.Finals), m2, len(o.Finals))
+	}
+	s1, s2 := r.findingSites(), o.findingSites()
+	if !slices.Equal(s1, s2) {
+		return false, fmt.Sprintf("findings %v vs %v", s1, s2)
+	}
+	return true, ""
+}
+
+// findingSites lists the findings by kind and site, sorted.
+func (r *Result) findingSites() []string {
+	var out []string
+	for _, f := range r.Findings {
+		out = append(out, findingKey(f).String())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// siteKey is what makes two findings the same: kind and position. A
+// runtime error's kind is its message without the operand values.
+type siteKey struct {
+	pos  lang.Pos
+	kind string
+}
+
+func (k siteKey) String() string { return k.pos.String() + " " + k.kind }
+
+func findingKey(f Finding) siteKey {
+	if f.Violation != nil {
+		return siteKey{f.Violation.Pos, "violation"}
+	}
+	return siteKey{f.Error.Pos, "runtime error: " + f.Error.Kind.String()}
+}
+
+// event is one executed event of the current sequence.
+type event struct {
+	proc   int // index in State.Procs
+	pid    PID
+	block  *lang.Block
+	reads  []Loc
+	writes []Loc
+	spawn  []PID // ids of the processes it created
+	mark   int
+	clock  vclock // per process index, the number of its events that happen-before (or are) this one
+	seq    int32  // position of this event among its process's events (1-based)
+	err    *RuntimeError
+	// pre holds its process's locals before it ran (cdpor only).
+	pre []int64
+	// virtual marks the pending event of a process blocked at the end of a
+	// trace: never executed, so its races only update back sets.
+	virtual bool
+}
+
+// enChange records that a process became enabled (on) or not at a level.
+type enChange struct {
+	level int
+	on    bool
+}
+
+type explorer struct {
+	m          *Machine
+	opts       Options
+	st         *State
+	seq        []*event
+	levels     []*level
+	res        *Result
+	finals     map[uint64][]*State
+	finalBytes int
+	sites      map[siteKey]int // index in res.Findings
+	start      time.Time
+	stopped    bool
+	scratch    Event
+	info       Info        // the algorithm
+	check      raceCheck   // what the algorithm does with a race besides reversing it (nil: nothing)
+	ics        *icIndex    // the IC file, when the check uses one
+	born       map[PID]int // per process id, the position of the event that created it (with ics)
+	spare      []*event    // the sequence of detours that need no prefix
+	// detouring is set while a detour runs on a level's snapshot.
+	detouring bool
+	// The processes enabled at the current end of the sequence, ordered by
+	// id, and for each process (by index) the levels of the sequence where
+	// it became enabled or not: enabledAt answers for any level from them,
+	// and an event changes them only for the processes it affected.
+	enabled   pidSet
+	enHist    [][]enChange
+	affected  []int // scratch of enter
+	blocked   []int // scratch of blockedRaces
+	snapBytes int
+	static    map[*lang.Block][2][]Loc // staticSets, by block
+	maxDepth  int
+	onLevel   func(x *explorer, depth int) // see explore
+	// The bounds on kept final states and snapshots: MaxFinalBytes and
+	// maxSnapBytes (tests lower them to exercise what happens past them).
+	finalLimit, snapLimit int
+}
+
+func newExplorer(m *Machine, opts Options) *explorer {
+	x := &explorer{m: m, opts: opts, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*State{}, sites: map[siteKey]int{}, born: map[PID]int{}, start: time.Now()}
+	x.maxDepth = opts.MaxDepth
+	if x.maxDepth <= 0 {
+		x.maxDepth = DefaultMaxDepth
+	}
+	x.finalLimit, x.snapLimit = MaxFinalBytes, maxSnapBytes
+	return x
+}
+
+// Explore explores the program's interleavings from its initial state with
+// the chosen algorithm. Every algorithm reaches the same final states and
+// violations as DFS; they differ in how many traces they execute.
+//
+// Memory: the explorer keeps the sequence it is exploring (at most
+// MaxStates or MaxDepth events, with their levels' source and sleep sets),
+// the final states (at most MaxFinalBytes of them), one finding per site,
+// and state snapshots for csdpor and cdpor (at most 256 MiB); an event
+// adds memory in proportion to its own work, not to the number of
+// processes.
+func Explore(m *Machine, opts Options) (*Result, error) { return explore(m, opts, nil) }
+
+// explore is Explore; onLevel, when set, is called at every level the
+// exploration enters (tests check the explorer's incremental state there).
+func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*Result, error) {
+	if opts.Algo == "" {
+		opts.Algo = SDPOR
+	}
+	info, ok := Lookup(opts.Algo)
+	if !ok {
+		return nil, unknownAlgorithm(opts.Algo)
+	}
+	if info.StaticDep {
+		// U⇒ needs a dependency that holds in every state: dynamic read
+		// sets are themselves conditional (a branch not taken reads less).
+		opts.Dep = Static
+	}
+	st, rerr := m.Initial()
+	x := newExplorer(m, opts)
+	x.info, x.st, x.onLevel = info, st, onLevel
+	switch info.Check {
+	case CheckState:
+		x.check = stateCheck{}
+	case CheckICs:
+		if opts.ICs != nil {
+			ics, err := newICIndex(m.Prog, opts.ICs)
+			if err != nil {
+				return nil, err
+			}
+			x.ics, x.check = ics, icCheck{}
+		}
+	}
+	for _, v := range st.Violations { // asserts or invariants that failed in init
+		v := v
+		x.finding(Finding{Violation: &v}, func() Schedule { return Schedule{} })
+	}
+	if rerr != nil {
+		x.finding(Finding{Error: rerr}, func() Schedule { return Schedule{} })
+		x.final()
+		return x.res, nil
+	}
+	root := &level{}
+	for _, i := range st.EnabledProcs(nil) {
+		x.setEnabled(i, true, 0)
+	}
+	x.levels = []*level{root}
+	root.node = x.treeNode(-1, Step{})
+	switch info.Loop {
+	case LoopDFS:
+		x.dfs(0)
+	case LoopSource:
+		x.source(0)
+	}
+	x.res.Elapsed = time.Since(x.start)
+	return x.res, nil
+}
+
+// setEnabled records that process i is enabled (on) or not from level on.
+func (x *explorer) setEnabled(i int, on bool, level int) {
+	for len(x.enHist) <= i {
+		x.enHist = append(x.enHist, nil)
+	}
+	x.enHist[i] = append(x.enHist[i], enChange{level, on})
+	pid := x.st.Procs[i].ID
+	if on {
+		x.enabled.insert(pid, i)
+	} else {
+		x.enabled.remove(pid)
+	}
+}
+
+// isEnabled reports whether process i is enabled at the current end of the
+// sequence.
+func (x *explorer) isEnabled(i int) bool {
+	if i >= len(x.enHist) {
+		return false
+	}
+	h := x.enHist[i]
+	return len(h) > 0 && h[len(h)-1].on
+}
+
+// enabledAt reports whether process i (an index along the current
+// sequence) was enabled at level k: the last change at or before k says.
+// A process created after k has no change there.
+func (x *explorer) enabledAt(i, k int) bool {
+	if i >= len(x.enHist) {
+		return false
+	}
+	h := x.enHist[i]
+	j := sort.Search(len(h), func(j int) bool { return h[j].level > k }) - 1
+	return j >= 0 && h[j].on
+}
+
+// enter pushes the level reached by the event ev at the end of the
+// sequence: the processes it affected (see State.affected) that changed
+// enabledness are recorded at it.
+func (x *explorer) enter(sleep []sleeper, ev *event, spawned []int) *level {
+	d := len(x.levels)
+	f := &level{sleep: sleep, node: -1, depth: d}
+	x.affected = x.st.affected(ev.proc, spawned, ev.writes, x.affected[:0])
+	for _, i := range x.affected {
+		if on := x.st.Enabled(i); on != x.isEnabled(i) {
+			x.setEnabled(i, on, d)
+			f.changed = append(f.changed, i)
+		}
+	}
+	x.levels = append(x.levels, f)
+	return f
+}
+
+// leave pops the last level, undoing its enabledness changes. The state
+// must still be the one at that level (before the Undo of its event).
+func (x *explorer) leave() {
+	d := len(x.levels) - 1
+	f := x.levels[d]
+	for k := len(f.changed) - 1; k >= 0; k-- {
+		i := f.changed[k]
+		x.enHist[i] = x.enHist[i][:len(x.enHist[i])-1]
+		if x.isEnabled(i) {
+			x.enabled.insert(x.st.Procs[i].ID, i)
+		} else {
+			x.enabled.remove(x.st.Procs[i].ID)
+		}
+	}
+	x.dropSnap(f)
+	x.levels = x.levels[:d]
+}
+
+func (x *explorer) bounded() bool {
+	if x.stopped {
+		return true
+	}
+	o := x.opts
+	switch {
+	case o.MaxTraces > 0 && x.res.Traces >= o.MaxTraces:
+		x.cut("max traces")
+	case o.MaxStates > 0 && x.res.States >= o.MaxStates:
+		x.cut("max states")
+	case len(x.seq) >= x.maxDepth:
+		x.cut(fmt.Sprintf("a sequence reached %d events", x.maxDepth))
+	case x.timeUp():
+		x.cut("timeout")
+	}
+	return x.stopped
+}
+
+// timeUp reports whether the time bound has passed. It is checked before
+// every explored event and every race (a race of csdpor or cdpor can take
+// long on deep sequences); without a bound it costs one comparison.
+func (x *explorer) timeUp() bool {
+	return x.opts.Timeout > 0 && time.Since(x.start) > x.opts.Timeout
+}
+
+func (x *explorer) cut(why string) {
+	x.stopped, x.res.Cut, x.res.CutBy = true, true, why
+}
+
+// procIndex finds a process by id in the current state.
+func (x *explorer) procIndex(pid PID) int { return x.st.Find(pid) }
+
+// step executes the next block of process pid and appends the event;
+// record counts it as a state and records its findings (replays do not).
+// It also returns the indices of the processes the event spawned (valid
+// until the next step). The event's vector clock is computed when its
+// races are (see races).
+func (x *explorer) step(pid PID, record bool) (*event, []int) {
+	i := x.procIndex(pid)
+	mark := x.st.Mark()
+	viol := len(x.st.Violations)
+	withICs := x.ics != nil && !x.detouring
+	var pre []int64
+	if withICs { // for localsUniform
+		pre = slices.Clone(x.st.Procs[i].Locals)
+	}
+	x.st.StepInto(i, &x.scratch)
+	e := &x.scratch
+	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre}
+	if x.opts.Dep == Static {
+		ev.reads, ev.writes = x.staticSets(e.Block)
+	} else {
+		ev.reads, ev.writes = slices.Clone(e.Reads), slices.Clone(e.Writes)
+	}
+	for _, c := range e.Spawned {
+		id := x.st.Procs[c].ID
+		ev.spawn = append(ev.spawn, id)
+		if withICs {
+			x.born[id] = len(x.seq)
+		}
+	}
+	x.seq = append(x.seq, ev)
+	spawned := slices.Clone(e.Spawned)
+	if !record {
+		return ev, spawned
+	}
+	x.res.States++
+	if x.opts.Progress != nil && x.res.States%100000 == 0 {
+		x.res.Elapsed = time.Since(x.start)
+		x.opts.Progress(x.res.Stats)
+	}
+	for _, v := range x.st.Violations[viol:] {
+		v := v
+		x.finding(Finding{Violation: &v}, x.schedule)
+	}
+	return ev, spawned
+}
+
+// staticSets returns the global locations a block may read and write, as
+// the static dependency sees them: one location (the first) per global,
+// arrays whole, which intersect exactly when the globals do. They are
+// computed once per block and shared: callers must not change them.
+func (x *explorer) staticSets(b *lang.Block) (reads, writes []Loc) {
+	if s, ok := x.static[b]; ok {
+		return s[0], s[1]
+	}
+	locs := func(vs []*lang.Var) []Loc {
+		var out []Loc
+		for _, v := range vs {
+			if v.Kind == lang.Global {
+				first, _ := x.m.GlobalLocs(v)
+				out = append(out, first)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	reads, writes = locs(b.Reads), locs(b.Writes)
+	if x.static == nil {
+		x.static = map[*lang.Block][2][]Loc{}
+	}
+	x.static[b] = [2][]Loc{reads, writes}
+	return reads, writes
+}
+
+func (x *explorer) schedule() Schedule {
+	s := make(Schedule, len(x.seq))
+	for i, ev := range x.seq {
+		s[i] = x.stepOf(ev)
+	}
+	return s
+}
+
+// stepOf is the step of an event of the sequence.
+func (x *explorer) stepOf(ev *event) Step {
+	p := x.st.Procs[ev.proc]
+	return Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
+}
+
+// finding records a violation or runtime error: a new finding with the
+// schedule sched gives, or one more occurrence of the finding at its site.
+func (x *explorer) finding(f Finding, sched func() Schedule) {
+	key := findingKey(f)
+	if k, ok := x.sites[key]; ok {
+		x.res.Findings[k].Count++
+		return
+	}
+	f.Schedule, f.Count = sched(), 1
+	x.sites[key] = len(x.res.Findings)
+	x.res.Findings = append(x.res.Findings, f)
+	if x.opts.StopOnViolation {
+		x.cut("violation")
+	}
+}
+
+// final records the current state as a final state if it is new: kept
+// while the kept ones take at most MaxFinalBytes, else counted by hash.
+func (x *explorer) final() {
+	h := x.st.Hash()
+	kept := x.finals[h]
+	for _, s := range kept {
+		if s == nil || s.Equal(x.st) {
+			return // nil: a final state with this hash, not kept
+		}
+	}
+	x.res.FinalCount++
+	if size := x.st.size(); x.finalBytes+size <= x.finalLimit {
+		c := x.st.Clone()
+		x.finalBytes += size
+		x.finals[h] = append(kept, c)
+		x.res.Finals = append(x.res.Finals, c)
+	} else {
+		x.finals[h] = append(kept, nil)
+	}
+}

@@ -1,0 +1,102 @@
+package dporrt
+
+import (
+	"slices"
+)
+
+// This file holds the dependency between events and the happens-before
+// relation built from it (vector clocks), with the race scan.
+
+// dependent reports whether two events conflict: same process, one creates
+// the other's process, one writes a location the other reads or writes, or
+// one is a runtime error. An error ends the execution: the state it leaves
+// depends on every event before it, and it disables every other process.
+func (x *explorer) dependent(a, b *event) bool {
+	if a.pid == b.pid || a.err != nil || b.err != nil {
+		return true
+	}
+	if slices.Contains(a.spawn, b.pid) || slices.Contains(b.spawn, a.pid) {
+		return true
+	}
+	return intersect(a.writes, b.writes) || intersect(a.writes, b.reads) || intersect(a.reads, b.writes)
+}
+
+// intersect reports whether two sorted location lists share an element.
+func intersect(a, b []Loc) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			return true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
+}
+
+// clock computes the vector clock of the event at position k from its
+// direct predecessors: the previous event of its process, the event that
+// created its process, and every earlier dependent event. races does the
+// same while it finds the races, leaving out the events it proves
+// uniformly independent; clock is for an event whose races are not wanted
+// (the tests use it on dfs's events).
+func (x *explorer) clock(k int) { x.scan(k, false) }
+
+// scan visits the events before position k, latest first, and builds the
+// vector clock of n = seq[k] from its direct predecessors. An event already
+// covered by the clock built so far happens before a later predecessor: it
+// adds nothing to the clock and, when dependent on n, is not in a race
+// with it (some event between them is after it and before n). A dependent
+// event of another process not covered is in a race with n; with race set,
+// the race is handled (see race) and, when it is shown uniformly
+// independent, the event is left out of the clock, so earlier races are
+// judged on the relation without it.
+//
+// While the scan runs, n's clock holds the predecessors seen so far, which
+// is exact for every event after the one being looked at: what race needs
+// to compare the events between e and n with n. n's own rank (n.seq) is set
+// at the end, so hb(n, ·) must not be asked during the scan.
+//
+// The scan stops where n's clock covers every event left: the clock counts
+// the events it covers, and those after the position looked at are
+// counted as they are passed (a predecessor's clock covers only earlier
+// events), so the rest are covered when the difference is their number.
+func (x *explorer) scan(k int, race bool) {
+	n := x.seq[k]
+	n.clock = vclock{}
+	after := int64(0) // covered events after position i
+	for i := k - 1; i >= 0; i-- {
+		if n.clock.total()-after == int64(i+1) {
+			break // events 0..i are all covered
+		}
+		e := x.seq[i]
+		if n.clock.get(e.proc) >= e.seq {
+			after++
+			continue
+		}
+		pred := e.proc == n.proc || slices.Contains(e.spawn, n.pid)
+		if !pred {
+			if !x.dependent(e, n) {
+				continue
+			}
+			if race && !x.stopped && x.race(i, k) {
+				continue // uniformly independent: not a predecessor
+			}
+		}
+		n.clock = join(n.clock, e.clock)
+		after++
+	}
+	n.seq = n.clock.get(n.proc) + 1
+	n.clock = n.clock.set(n.proc, n.seq)
+}
+
+// hb reports whether a happens-before b (a earlier in the sequence).
+func hb(a, b *event) bool { return b.clock.get(a.proc) >= a.seq }
+
+// races finds the reversible races of the event at position k with earlier
+// events and updates the source sets (the black code of Alg. 1); it also
+// computes the event's vector clock (see scan).
+func (x *explorer) races(k int) { x.scan(k, true) }

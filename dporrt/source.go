@@ -1,0 +1,352 @@
+package dporrt
+
+import (
+	"slices"
+)
+
+// This file holds the source loop (Source-DPOR, POPL'14 / JACM'17 Alg. 1,
+// with CAV'18 Alg. 1's additions): back (source) sets, sleep sets and
+// sleep sequences, and where the verdict of a race check goes.
+
+// level is what the explorer keeps for one prefix E (depth = len(E)). The
+// processes enabled at E are not stored per level: see enabledAt.
+type level struct {
+	// back is the back (source) set: processes to explore from E, in
+	// order. allAwake and allEnabled stand for every process enabled at E
+	// (and awake when the level was entered, for allAwake), after the
+	// listed ones, in id order: dfs explores every process, and a runtime
+	// error disables every other one (see errorRaces); listing them would
+	// take memory in proportion to the processes at every level.
+	back       []PID
+	allAwake   bool
+	allEnabled bool
+	cursor     PID // the last process allAwake or allEnabled gave (see next)
+	cursorSet  bool
+	asleep0    int    // len(sleep) when the level was entered
+	depth      int    // len(E)
+	done       pidBag // explored from E
+	// sleep holds sequences of events not to explore from E: a single
+	// process asleep, or (csdpor, cdpor) a sequence whose run from E ends
+	// where an explored one does (Alg. 1, lines 12 and 14).
+	sleep []sleeper
+	node  int // its node in the recorded tree (-1: none)
+	// snap is a copy of the state at this level, for the detours of
+	// csdpor and cdpor (see detour); nil until a race needs it.
+	snap     *State
+	snapSize int
+	// changed lists the processes whose enabledness the event into E
+	// changed (their enHist entries at this level).
+	changed []int
+}
+
+// sleeper is an entry of a sleep set: a sequence of events not to explore.
+// byState marks the sequences a context-sensitive check put there (and their
+// tails): their runs end in the same state as an explored run, which is not
+// an equivalent trace, so they stand for no race detection of their own.
+type sleeper struct {
+	seq     []*event
+	byState bool
+}
+
+// asleep reports whether process pid is asleep at the level.
+func (f *level) asleep(pid PID) bool { return asleepIn(f.sleep, pid) }
+
+func asleepIn(sleep []sleeper, pid PID) bool {
+	for _, x := range sleep {
+		if len(x.seq) == 1 && x.seq[0].pid == pid {
+			return true
+		}
+	}
+	return false
+}
+
+// inBack reports whether process pid (index proc) is in f's back set.
+func (x *explorer) inBack(f *level, pid PID, proc int) bool {
+	if slices.Contains(f.back, pid) {
+		return true
+	}
+	if !f.allAwake && !f.allEnabled || !x.enabledAt(proc, f.depth) {
+		return false
+	}
+	return f.allEnabled || !asleepIn(f.sleep[:f.asleep0], pid)
+}
+
+// next returns the first process of f's back set that is neither done nor
+// asleep (false when none is). The processes allAwake and allEnabled stand
+// for come in id order, so the search goes on from the last one they gave:
+// one skipped (done or asleep) stays so. The enabled processes are those of
+// f, the level the exploration is at.
+func (x *explorer) next(f *level) (PID, bool) {
+	for _, p := range f.back {
+		if !f.done.has(p) && !f.asleep(p) {
+			return p, true
+		}
+	}
+	if !f.allAwake && !f.allEnabled {
+		return PID{}, false
+	}
+	n := x.enabled.first()
+	if f.cursorSet {
+		n = x.enabled.after(f.cursor)
+	}
+	for ; n != nil; n = n.next[0] {
+		f.cursor, f.cursorSet = n.pid, true
+		if !f.done.has(n.pid) && !f.asleep(n.pid) {
+			return n.pid, true
+		}
+	}
+	return PID{}, false
+}
+
+// awake returns the process with the smallest id among those enabled at
+// the current level and not asleep in f; false when there is none.
+func (x *explorer) awake(f *level) (PID, bool) {
+	for n := x.enabled.first(); n != nil; n = n.next[0] {
+		if !f.asleep(n.pid) {
+			return n.pid, true
+		}
+	}
+	return PID{}, false
+}
+
+// source explores from the current level, depth, with back sets and sleep
+// sets (Source-DPOR; CAV'18 Alg. 1).
+func (x *explorer) source(depth int) {
+	f := x.levels[depth]
+	if x.onLevel != nil {
+		x.onLevel(x, depth)
+	}
+	if x.enabled.n == 0 {
+		x.res.Traces++
+		x.final()
+		x.treeKind(f.node, NodeComplete)
+		return
+	}
+	if f.node >= 0 {
+		defer x.treeLeave(f.node, f, x.enabled.pids())
+	}
+	byState := false
+	for _, sl := range f.sleep {
+		if sl.byState && len(sl.seq) == 1 {
+			byState = true
+			x.sleeperRaces(sl.seq[0])
+		}
+	}
+	first, ok := x.awake(f)
+	if !ok {
+		x.res.Blocked++
+		x.treeKind(f.node, NodeBlocked)
+		return
+	}
+	f.asleep0 = len(f.sleep)
+	if byState {
+		// A process asleep by a context-sensitive check was not
+		// explored here, so the races its subtree would have reversed
+		// here are unknown: explore every other process.
+		f.allAwake = true
+	} else {
+		f.back = []PID{first}
+	}
+	for {
+		pid, found := x.next(f)
+		if !found {
+			return
+		}
+		if x.bounded() {
+			x.treeKind(f.node, NodeCut)
+			return
+		}
+		kept := x.uniformSleepers(f, pid)
+		ev, spawned := x.step(pid, true)
+		f.done.add(pid)
+		node := -1
+		if f.node >= 0 {
+			node = x.treeNode(f.node, x.stepOf(ev))
+		}
+		if ev.err != nil {
+			x.treeKind(node, NodeError)
+			x.res.Traces++
+			x.finding(Finding{Error: ev.err}, x.schedule)
+			x.final()
+			x.errorRaces(f, len(x.seq)-1)
+		} else {
+			x.races(len(x.seq) - 1)
+			x.blockedRaces(len(x.seq)-1, spawned)
+			child := x.enter(append(x.childSleep(f, ev), kept...), ev, spawned)
+			child.node = node
+			x.source(depth + 1)
+			x.leave()
+		}
+		x.st.Undo(ev.mark)
+		x.seq = x.seq[:len(x.seq)-1]
+		f.sleep = append(f.sleep, sleeper{seq: []*event{ev}})
+		if x.stopped {
+			return
+		}
+	}
+}
+
+// childSleep is sleep(E.p) for the event ev of p (Alg. 1, lines 15-16):
+// the sequences of sleep(E) whose events are all independent of ev, and the
+// tails of the sequences that start with p.
+func (x *explorer) childSleep(f *level, ev *event) []sleeper {
+	var out []sleeper
+	for _, sl := range f.sleep {
+		if sl.seq[0].pid == ev.pid {
+			if len(sl.seq) > 1 {
+				out = append(out, sleeper{seq: sl.seq[1:], byState: true})
+			}
+			continue
+		}
+		indep := true
+		for _, e := range sl.seq {
+			if x.dependent(ev, e) {
+				indep = false
+				break
+			}
+		}
+		if indep {
+			out = append(out, sl)
+		}
+	}
+	return out
+}
+
+// blockedRaces handles the processes blocked at an await after the event
+// at position k, which spawned the processes spawned. A blocked process's
+// next event is not in the sequence, so its races with the events that
+// keep its guard false would go unseen, and the orders where it ran before
+// them would be missed. Each gets a virtual event reading what its guard
+// reads, whose races reverse as usual. This is done in every state, not
+// only where a trace ends: a later write of the guard (one that enables
+// it, say) hides the earlier races behind happens-before. A blocked process
+// needs a new look only when it has just blocked (its own event or the
+// last one disabled it) or the last event wrote its guard; otherwise its
+// races are those of the state before. Those are among the processes the
+// event affected (see State.affected), so no other is looked at.
+func (x *explorer) blockedRaces(k int, spawned []int) {
+	last := x.seq[k]
+	x.blocked = x.st.affected(last.proc, spawned, last.writes, x.blocked[:0])
+	slices.Sort(x.blocked)
+	cands := slices.Compact(x.blocked)
+	for _, i := range cands {
+		p := x.st.Procs[i]
+		if p.Done || x.st.Enabled(i) {
+			continue
+		}
+		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true}
+		if x.opts.Dep == Static {
+			ev.reads, _ = x.staticSets(p.Point.Block)
+		} else {
+			ev.reads = x.st.GuardReads(i)
+		}
+		if last.proc != i && !x.enabledAt(i, k) && !x.dependent(last, ev) {
+			continue
+		}
+		x.seq = append(x.seq, ev)
+		n := len(x.seq) - 1
+		x.races(n)
+		x.seq = x.seq[:n]
+	}
+}
+
+// errorRaces handles a runtime error, the event at position k, taken at
+// level f. The error ends the execution, so it races with the events before
+// it (it depends on all of them) and with the next event of every other
+// process enabled where it ran, which it disables: those processes join
+// f's back set (all of them: allEnabled), as the reversal of those races
+// would put them there. Their own races with earlier events are found when
+// they run from f.
+func (x *explorer) errorRaces(f *level, k int) {
+	x.races(k)
+	f.allEnabled = true
+}
+
+// sleeperRaces reverses the races of the next event of a process asleep by
+// a context-sensitive check (ISSTA'19, Alg. 1, lines 17-19 and 25-26): the
+// event is not explored here, and the races it has with the sequence must
+// still be reversed. The event is virtual: recorded where the check ran,
+// in a state that differs from the current one only by independent events.
+func (x *explorer) sleeperRaces(q *event) {
+	i := x.procIndex(q.pid)
+	if i < 0 {
+		return
+	}
+	ev := &event{proc: i, pid: q.pid, block: q.block, reads: q.reads, writes: q.writes, spawn: q.spawn, virtual: true}
+	x.seq = append(x.seq, ev)
+	k := len(x.seq) - 1
+	x.races(k)
+	x.seq = x.seq[:k]
+}
+
+// race handles the race of e = seq[i] with n = seq[k] for the source loop
+// and reports whether the two were shown independent uniformly, which
+// takes e out of n's predecessors. The algorithm's check judges it (a
+// runtime error has no constraint with anything and no state to compare:
+// its races are reversed); the sequences that cover the reversal go into
+// sleep(E') as sleep sequences (CAV'18 Alg. 1, lines 12 and 14), and
+// unless the race is uniform a process that starts the reversal goes into
+// the back set of E' (line 9).
+func (x *explorer) race(i, k int) bool {
+	if x.timeUp() {
+		x.cut("timeout")
+		return false // the exploration is cut: its back sets no longer matter
+	}
+	var v verdict
+	if x.check != nil && x.seq[k].err == nil {
+		v = x.check.judge(x, i, k)
+	}
+	for _, c := range v.covers {
+		x.levels[i].sleep = append(x.levels[i].sleep, sleeper{seq: c, byState: true})
+	}
+	if !v.uniform {
+		x.updateBack(i, k)
+	}
+	return v.uniform
+}
+
+// updateBack adds to back(pre(E, e)) a process that starts v =
+// notdep(e, E).n, unless one is there already: the initials of v are the
+// processes whose first event in v has no predecessor in v.
+func (x *explorer) updateBack(i, k int) {
+	e := x.seq[i]
+	var v []*event
+	for j := i + 1; j < k; j++ {
+		if !hb(e, x.seq[j]) {
+			v = append(v, x.seq[j])
+		}
+	}
+	v = append(v, x.seq[k])
+	var initials []*event
+	seen := map[PID]bool{}
+	for a, ev := range v {
+		if seen[ev.pid] {
+			continue
+		}
+		seen[ev.pid] = true
+		first := true
+		for _, w := range v[:a] {
+			if hb(w, ev) {
+				first = false
+				break
+			}
+		}
+		if first {
+			initials = append(initials, ev)
+		}
+	}
+	f := x.levels[i]
+	for _, q := range initials {
+		if x.inBack(f, q.pid, q.proc) {
+			return
+		}
+	}
+	// Only a process enabled at pre(E, e) can start the reversed order.
+	slices.SortFunc(initials, func(a, b *event) int { return a.pid.Compare(b.pid) })
+	for _, q := range initials {
+		if x.enabledAt(q.proc, i) {
+			f.back = append(f.back, q.pid)
+			return
+		}
+	}
+}
