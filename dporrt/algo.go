@@ -15,6 +15,7 @@ const (
 	SDPOR  Algorithm = "sdpor"
 	CSDPOR Algorithm = "csdpor"
 	CDPOR  Algorithm = "cdpor"
+	ODPOR  Algorithm = "odpor"
 )
 
 // Loop is the exploration loop an algorithm runs on.
@@ -66,8 +67,13 @@ type Info struct {
 	// Options.ObserveFinal, a last event reads every global).
 	Observers bool
 	// StaticDep: the algorithm always uses the blocks' syntactic read and
-	// write sets (cdpor: independence under dynamic sets is conditional,
-	// hence not transitively uniform).
+	// write sets. cdpor: independence under dynamic sets is conditional,
+	// hence not transitively uniform. odpor: a wakeup tree predicts events
+	// before they run and takes a process asleep as a weak initial of a
+	// sequence it is independent of, which holds only when an event's
+	// dependencies do not change with the values it reads (a block that
+	// writes arr[0] only when g0 > 0 is independent of a write of arr[0] in
+	// one state and not in another; testdata/regress/odpor-dynamic.blk).
 	StaticDep bool
 	// NeedsICs: the algorithm uses an IC file (without one it is its loop
 	// with CheckNone).
@@ -93,6 +99,9 @@ var Algorithms = []Info{
 	{Name: CDPOR, Loop: LoopSource, Check: CheckICs, StaticDep: true, NeedsICs: true,
 		Paper:   "Constrained DPOR (Albert et al., CAV'18, Alg. 1)",
 		Promise: "the final states and violations of dfs; races an independence constraint covers are not reversed"},
+	{Name: ODPOR, Loop: LoopOptimal, StaticDep: true,
+		Paper:   "Optimal DPOR with wakeup trees (Abdulla et al., POPL'14 / JACM'17, Alg. 2)",
+		Promise: "exactly one trace per Mazurkiewicz trace and no sleep-set-blocked trace without awaits; the final states and violations of dfs"},
 }
 
 // Lookup returns the row of an algorithm.

@@ -272,7 +272,8 @@ func (x *explorer) localsUniform(i int, ref pairRef, e, n *event) bool {
 }
 
 // staticEvent is a copy of ev with its block's syntactic sets, as an entry
-// of a sleep sequence: only its process, block and sets are used there.
+// of a sleep sequence or a wakeup tree: only its process, block and sets
+// are used there.
 func (x *explorer) staticEvent(ev *event) *event {
 	r, w := x.staticSets(ev.block)
 	return &event{proc: ev.proc, pid: ev.pid, block: ev.block, reads: r, writes: w, spawn: ev.spawn}

@@ -169,6 +169,9 @@ type event struct {
 	// virtual marks the pending event of a process blocked at the end of a
 	// trace: never executed, so its races only update back sets.
 	virtual bool
+	// races are the positions of the events in a race with this one (the
+	// optimal loop reverses them once the sequence is maximal).
+	races []int
 }
 
 // enChange records that a process became enabled (on) or not at a level.
@@ -191,6 +194,8 @@ type explorer struct {
 	stopped    bool
 	scratch    Event
 	info       Info        // the algorithm
+	unrunnable int         // wakeup tree sequences that could not start (see optimal)
+	raced      int         // the events before it had their races reversed (see detectRaces)
 	check      raceCheck   // what the algorithm does with a race besides reversing it (nil: nothing)
 	ics        *icIndex    // the IC file, when the check uses one
 	born       map[PID]int // per process id, the position of the event that created it (with ics)
@@ -247,8 +252,7 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 		return nil, unknownAlgorithm(opts.Algo)
 	}
 	if info.StaticDep {
-		// U⇒ needs a dependency that holds in every state: dynamic read
-		// sets are themselves conditional (a branch not taken reads less).
+		// A dependency that holds in every state (see Info.StaticDep).
 		opts.Dep = Static
 	}
 	st, rerr := m.Initial()
@@ -286,6 +290,8 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 		x.dfs(0)
 	case LoopSource:
 		x.source(0)
+	case LoopOptimal:
+		x.optimal(0)
 	}
 	x.res.Elapsed = time.Since(x.start)
 	return x.res, nil

@@ -43,7 +43,7 @@ func intersect(a, b []Loc) bool {
 // same while it finds the races, leaving out the events it proves
 // uniformly independent; clock is for an event whose races are not wanted
 // (the tests use it on dfs's events).
-func (x *explorer) clock(k int) { x.scan(k, false) }
+func (x *explorer) clock(k int) { x.scan(k, nil) }
 
 // scan visits the events before position k, latest first, and builds the
 // vector clock of n = seq[k] from its direct predecessors. An event already
@@ -64,7 +64,7 @@ func (x *explorer) clock(k int) { x.scan(k, false) }
 // the events it covers, and those after the position looked at are
 // counted as they are passed (a predecessor's clock covers only earlier
 // events), so the rest are covered when the difference is their number.
-func (x *explorer) scan(k int, race bool) {
+func (x *explorer) scan(k int, race func(i, k int) bool) {
 	n := x.seq[k]
 	n.clock = vclock{}
 	after := int64(0) // covered events after position i
@@ -82,7 +82,7 @@ func (x *explorer) scan(k int, race bool) {
 			if !x.dependent(e, n) {
 				continue
 			}
-			if race && !x.stopped && x.race(i, k) {
+			if race != nil && !x.stopped && race(i, k) {
 				continue // uniformly independent: not a predecessor
 			}
 		}
@@ -99,4 +99,4 @@ func hb(a, b *event) bool { return b.clock.get(a.proc) >= a.seq }
 // races finds the reversible races of the event at position k with earlier
 // events and updates the source sets (the black code of Alg. 1); it also
 // computes the event's vector clock (see scan).
-func (x *explorer) races(k int) { x.scan(k, true) }
+func (x *explorer) races(k int) { x.scan(k, x.race) }

@@ -30,6 +30,9 @@ type level struct {
 	// where an explored one does (Alg. 1, lines 12 and 14).
 	sleep []sleeper
 	node  int // its node in the recorded tree (-1: none)
+	// wut is the wakeup tree of sequences to explore from E (the optimal
+	// loop).
+	wut *wut
 	// snap is a copy of the state at this level, for the detours of
 	// csdpor and cdpor (see detour); nil until a race needs it.
 	snap     *State
@@ -171,7 +174,7 @@ func (x *explorer) source(depth int) {
 			x.errorRaces(f, len(x.seq)-1)
 		} else {
 			x.races(len(x.seq) - 1)
-			x.blockedRaces(len(x.seq)-1, spawned)
+			x.blockedRaces(len(x.seq)-1, spawned, x.race)
 			child := x.enter(append(x.childSleep(f, ev), kept...), ev, spawned)
 			child.node = node
 			x.source(depth + 1)
@@ -224,7 +227,7 @@ func (x *explorer) childSleep(f *level, ev *event) []sleeper {
 // last one disabled it) or the last event wrote its guard; otherwise its
 // races are those of the state before. Those are among the processes the
 // event affected (see State.affected), so no other is looked at.
-func (x *explorer) blockedRaces(k int, spawned []int) {
+func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) {
 	last := x.seq[k]
 	x.blocked = x.st.affected(last.proc, spawned, last.writes, x.blocked[:0])
 	slices.Sort(x.blocked)
@@ -245,7 +248,7 @@ func (x *explorer) blockedRaces(k int, spawned []int) {
 		}
 		x.seq = append(x.seq, ev)
 		n := len(x.seq) - 1
-		x.races(n)
+		x.scan(n, race)
 		x.seq = x.seq[:n]
 	}
 }

@@ -1,5 +1,7 @@
 package dporrt
 
+import "slices"
+
 // This file holds the wakeup tree of Optimal DPOR (Abdulla, Aronis,
 // Jonsson, Sagonas, POPL'14 / JACM'17; ISSTA'19 Sec. 2.1): an ordered tree
 // of sequences of events still to explore from a prefix E, built so that no
@@ -10,9 +12,9 @@ package dporrt
 // wakeupTree is an ordered tree of event sequences (the root stands for the
 // empty sequence). Children are ordered by insertion: the leftmost is
 // explored first.
-type wakeupTree[E any] struct {
+type wakeupTree[E any, K comparable] struct {
 	root wuNode[E]
-	proc func(E) int       // an event's process
+	proc func(E) K         // an event's process
 	dep  func(a, b E) bool // the dependency the tree respects (symmetric)
 }
 
@@ -21,16 +23,16 @@ type wuNode[E any] struct {
 	children []*wuNode[E]
 }
 
-func newWakeupTree[E any](proc func(E) int, dep func(a, b E) bool) *wakeupTree[E] {
-	return &wakeupTree[E]{proc: proc, dep: dep}
+func newWakeupTree[E any, K comparable](proc func(E) K, dep func(a, b E) bool) *wakeupTree[E, K] {
+	return &wakeupTree[E, K]{proc: proc, dep: dep}
 }
 
 // empty reports whether the tree holds no sequence.
-func (t *wakeupTree[E]) empty() bool { return len(t.root.children) == 0 }
+func (t *wakeupTree[E, K]) empty() bool { return len(t.root.children) == 0 }
 
 // leftmost returns the first event of the leftmost branch; ok is false
 // when the tree is empty.
-func (t *wakeupTree[E]) leftmost() (ev E, ok bool) {
+func (t *wakeupTree[E, K]) leftmost() (ev E, ok bool) {
 	if t.empty() {
 		return ev, false
 	}
@@ -38,7 +40,7 @@ func (t *wakeupTree[E]) leftmost() (ev E, ok bool) {
 }
 
 // firsts returns the first events of the branches, in order.
-func (t *wakeupTree[E]) firsts() []E {
+func (t *wakeupTree[E, K]) firsts() []E {
 	out := make([]E, len(t.root.children))
 	for i, c := range t.root.children {
 		out[i] = c.ev
@@ -49,7 +51,7 @@ func (t *wakeupTree[E]) firsts() []E {
 // subtree returns the tree of the sequences w such that p.w is in t, p
 // being the process of the first event of a branch (ISSTA'19
 // subtree(wut, p)); empty when no branch starts with p.
-func (t *wakeupTree[E]) subtree(p int) *wakeupTree[E] {
+func (t *wakeupTree[E, K]) subtree(p K) *wakeupTree[E, K] {
 	s := newWakeupTree(t.proc, t.dep)
 	for _, c := range t.root.children {
 		if t.proc(c.ev) == p {
@@ -60,8 +62,19 @@ func (t *wakeupTree[E]) subtree(p int) *wakeupTree[E] {
 	return s
 }
 
+// setFirst replaces the first event of the branch of process p by ev: the
+// event as it ran, once it has (what the tree held was its prediction).
+func (t *wakeupTree[E, K]) setFirst(p K, ev E) {
+	for _, c := range t.root.children {
+		if t.proc(c.ev) == p {
+			c.ev = ev
+			return
+		}
+	}
+}
+
 // remove removes the sequences that start with an event of process p.
-func (t *wakeupTree[E]) remove(p int) {
+func (t *wakeupTree[E, K]) remove(p K) {
 	for i, c := range t.root.children {
 		if t.proc(c.ev) == p {
 			t.root.children = append(t.root.children[:i:i], t.root.children[i+1:]...)
@@ -72,7 +85,7 @@ func (t *wakeupTree[E]) remove(p int) {
 
 // sequences lists the branches, root to leaf, leftmost first (for tests
 // and for printing).
-func (t *wakeupTree[E]) sequences() [][]E {
+func (t *wakeupTree[E, K]) sequences() [][]E {
 	var out [][]E
 	var walk func(n *wuNode[E], prefix []E)
 	walk = func(n *wuNode[E], prefix []E) {
@@ -100,7 +113,7 @@ func (t *wakeupTree[E]) sequences() [][]E {
 // A process p is a weak initial of v (WI_[E](v)) when its first event in v
 // has no happens-before predecessor in v, or when p does not occur in v and
 // its event (the child's) is independent of every event of v.
-func (t *wakeupTree[E]) insert(v []E) bool {
+func (t *wakeupTree[E, K]) insert(v []E) bool {
 	n := &t.root
 	v = append([]E(nil), v...)
 	for len(v) > 0 {
@@ -109,7 +122,7 @@ func (t *wakeupTree[E]) insert(v []E) bool {
 			if at, ok := t.weakInitial(c.ev, v); ok {
 				next = c
 				if at >= 0 {
-					v = append(v[:at:at], v[at+1:]...)
+					v = slices.Delete(v, at, at+1) // v is insert's own copy
 				}
 				break
 			}
@@ -133,7 +146,7 @@ func (t *wakeupTree[E]) insert(v []E) bool {
 // weakInitial reports whether the process of ev is a weak initial of v; at
 // is the position in v of that process's first event, -1 when it has
 // none (then ev itself is independent of all of v).
-func (t *wakeupTree[E]) weakInitial(ev E, v []E) (at int, ok bool) {
+func (t *wakeupTree[E, K]) weakInitial(ev E, v []E) (at int, ok bool) {
 	p := t.proc(ev)
 	for i, w := range v {
 		if t.proc(w) != p {
@@ -152,7 +165,7 @@ func (t *wakeupTree[E]) weakInitial(ev E, v []E) (at int, ok bool) {
 // hasPredecessor reports whether v[i] has a happens-before predecessor in
 // v. Happens-before is the transitive closure of the dependency, so any
 // predecessor chain ends with an event v[i] depends on directly.
-func (t *wakeupTree[E]) hasPredecessor(v []E, i int) bool {
+func (t *wakeupTree[E, K]) hasPredecessor(v []E, i int) bool {
 	for j := 0; j < i; j++ {
 		if t.dep(v[j], v[i]) {
 			return true

@@ -23,7 +23,7 @@ func wuDep(a, b wuTestEvent) bool {
 	return meets(a.writes, b.writes) || meets(a.writes, b.reads) || meets(a.reads, b.writes)
 }
 
-func wuString(t *wakeupTree[wuTestEvent]) string {
+func wuString(t *wakeupTree[wuTestEvent, byte]) string {
 	var bs []string
 	for _, s := range t.sequences() {
 		var b strings.Builder
@@ -40,7 +40,7 @@ func wuString(t *wakeupTree[wuTestEvent]) string {
 // it is covered, the ordering (new branches go right), subtree and remove.
 func TestWakeupTree(t *testing.T) {
 	t.Parallel()
-	// The ISSTA'19 running example (Fig. 2): p: x = 1; q: x = x + 1;
+	// The ISSTA'19 running example (Fig. 2) with q reading x: p: x = 1; q: x = x + 1;
 	// r: assert(x < 3), all dependent through x; s and u touch y and z
 	// alone, independent of p, q, r and of each other.
 	ev := map[byte]wuTestEvent{
@@ -95,7 +95,7 @@ func TestWakeupTree(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			tr := newWakeupTree(func(e wuTestEvent) int { return int(e.p) }, wuDep)
+			tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
 			for i, s := range tc.inserts {
 				if got := tr.insert(seq(s)); got != tc.changed[i] {
 					t.Errorf("insert %s: changed %v, want %v (tree %s)", s, got, tc.changed[i], wuString(tr))
@@ -108,7 +108,7 @@ func TestWakeupTree(t *testing.T) {
 	}
 
 	t.Run("subtree and remove", func(t *testing.T) {
-		tr := newWakeupTree(func(e wuTestEvent) int { return int(e.p) }, wuDep)
+		tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
 		tr.insert(seq("qr"))
 		tr.insert(seq("qp"))
 		tr.insert(seq("rp"))

@@ -1,0 +1,248 @@
+package dporrt
+
+import "slices"
+
+// This file holds the optimal loop: Optimal DPOR with wakeup trees
+// (Abdulla, Aronis, Jonsson, Sagonas, POPL'14 / JACM'17 Alg. 2; the black
+// code of ISSTA'19 Alg. 1). Each level keeps a wakeup tree of sequences
+// still to explore from it and a sleep set; races are detected once a
+// sequence is maximal, each reversed by inserting into the wakeup tree of
+// the level before its first event the sequence that reverses it, unless a
+// process asleep there is a weak initial of it (it would repeat an explored
+// Mazurkiewicz trace).
+
+// wut is a wakeup tree of events, keyed by process.
+type wut = wakeupTree[*event, PID]
+
+func (x *explorer) newWUT() *wut {
+	return newWakeupTree(func(e *event) PID { return e.pid }, x.dependent)
+}
+
+// optimal explores from the current level, depth.
+func (x *explorer) optimal(depth int) {
+	f := x.levels[depth]
+	if x.onLevel != nil {
+		x.onLevel(x, depth)
+	}
+	if x.enabled.n == 0 {
+		x.res.Traces++
+		x.final()
+		x.treeKind(f.node, NodeComplete)
+		x.detectRaces()
+		return
+	}
+	if f.node >= 0 {
+		defer x.treeLeave(f.node, f, x.enabled.pids())
+	}
+	if f.wut == nil || f.wut.empty() {
+		// Nothing to follow: start with the first process awake.
+		pid, ok := x.awake(f)
+		if !ok {
+			// Sleep-set blocked: never with a dependency that does not
+			// change with the state (ODPOR's optimality), possible with
+			// awaits. Its races are reversed all the same.
+			x.res.Blocked++
+			x.treeKind(f.node, NodeBlocked)
+			x.detectRaces()
+			return
+		}
+		f.wut = x.newWUT()
+		f.wut.insert([]*event{x.nextEvent(pid)})
+	}
+	for !x.stopped {
+		first, ok := f.wut.leftmost()
+		if !ok {
+			return
+		}
+		pid := first.pid
+		if i := x.procIndex(pid); i < 0 || !x.isEnabled(i) {
+			// A sequence the tree holds cannot start here: the checks
+			// that keep the tree's sequences executable missed one.
+			x.unrunnable++
+			f.wut.remove(pid)
+			continue
+		}
+		if x.bounded() {
+			x.treeKind(f.node, NodeCut)
+			return
+		}
+		sub := f.wut.subtree(pid)
+		ev, spawned := x.step(pid, true)
+		f.done.add(pid)
+		f.wut.setFirst(pid, ev) // races inserted here now meet it as it ran
+		node := -1
+		if f.node >= 0 {
+			node = x.treeNode(f.node, x.stepOf(ev))
+		}
+		x.scan(len(x.seq)-1, x.recordRace)
+		if ev.err != nil {
+			x.treeKind(node, NodeError)
+			x.res.Traces++
+			x.finding(Finding{Error: ev.err}, x.schedule)
+			x.final()
+			x.detectRaces()
+			x.errorWakeups(f, len(x.seq)-1)
+		} else {
+			x.blockedRaces(len(x.seq)-1, spawned, x.reverseNow)
+			child := x.enter(x.childSleep(f, ev), ev, spawned)
+			child.node, child.wut = node, sub
+			x.optimal(depth + 1)
+			x.leave()
+		}
+		x.st.Undo(ev.mark)
+		x.seq = x.seq[:len(x.seq)-1]
+		x.raced = min(x.raced, len(x.seq))
+		f.sleep = append(f.sleep, sleeper{seq: []*event{ev}})
+		f.wut.remove(pid)
+	}
+}
+
+// recordRace notes the race of seq[i] with seq[k] on seq[k]: it is
+// reversed once the sequence is maximal (see detectRaces).
+func (x *explorer) recordRace(i, k int) bool {
+	x.seq[k].races = append(x.seq[k].races, i)
+	return false
+}
+
+// detectRaces reverses the races of the maximal sequence (POPL'14 Alg. 2,
+// lines 3-6): for each race e ⋖ e', the sequence v = notdep(e, E).ê' goes
+// into wut(pre(E, e)) unless it is redundant there. A race whose second
+// event was in the sequence at the last maximal sequence is left out: the
+// events up to e' and their happens-before are the same, and it was
+// reversed then (its v differed only after ê', which a wakeup tree leaf
+// leaves free). Without this, every trace would pay for the races of its
+// whole prefix again.
+func (x *explorer) detectRaces() {
+	from := x.raced
+	x.raced = len(x.seq)
+	for k := from; k < len(x.seq); k++ {
+		ev := x.seq[k]
+		for _, i := range ev.races {
+			if x.timeUp() {
+				x.cut("timeout")
+				return
+			}
+			x.reverse(i, k)
+		}
+	}
+}
+
+// reverseNow reverses the race of seq[i] with the virtual event seq[k] of a
+// blocked process (see blockedRaces) at once, over the sequence as it is:
+// the virtual event is not part of the maximal sequence.
+func (x *explorer) reverseNow(i, k int) bool {
+	x.reverse(i, k)
+	return false
+}
+
+// reverse inserts into wut(E'), E' = pre(E, e), the sequence v that
+// reverses the race of e = seq[i] with e' = seq[k]: the events after e
+// that do not happen after it (notdep(e, E)), then e”s; unless e' cannot
+// run there (the race is not reversible) or v is redundant: a process
+// asleep at E' is a weak initial of v (POPL'14 Alg. 2, line 5).
+//
+// v's last event is taken with its block's syntactic sets: it has not run
+// where v puts it, and with the dynamic dependency the locations it touches
+// there may differ from those it touched after e (the other events of v
+// run as they did: they do not depend on e).
+func (x *explorer) reverse(i, k int) {
+	e, n := x.seq[i], x.seq[k]
+	v := make([]*event, 0, len(x.seq)-i)
+	for j := i + 1; j < len(x.seq); j++ {
+		if j != k && !x.seq[j].virtual && !hb(e, x.seq[j]) {
+			v = append(v, x.seq[j])
+		}
+	}
+	last := x.staticEvent(n)
+	last.err = n.err // an error is dependent on everything
+	v = append(v, last)
+	f := x.levels[i]
+	if x.redundant(f, v) || !x.reversible(i, k) {
+		return
+	}
+	if f.wut == nil {
+		f.wut = x.newWUT()
+	}
+	f.wut.insert(v)
+}
+
+// redundant reports whether a process asleep at level f is a weak initial
+// of v: then exploring v from f repeats an explored trace.
+func (x *explorer) redundant(f *level, v []*event) bool {
+	if len(f.sleep) == 0 {
+		return false
+	}
+	t := x.newWUT()
+	for _, sl := range f.sleep {
+		if _, ok := t.weakInitial(sl.seq[0], v); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// reversible reports whether e' = seq[k] can run before e = seq[i]: in
+// s[E'.û] (û the events between them that happen before e'), its process
+// exists and is enabled. Without an await guard, or when e writes nothing
+// the guard reads, it is enabled there as it was after e (or, for the
+// virtual event of a blocked process, as it is now) and no run is needed.
+func (x *explorer) reversible(i, k int) bool {
+	e, n := x.seq[i], x.seq[k]
+	if n.block.Point.Guard == nil {
+		return true
+	}
+	if !n.virtual && !intersect(e.writes, x.guardReads(n)) {
+		return true
+	}
+	u := x.between(i, k)
+	ok := false
+	x.detour(i, false, func() {
+		if _, ran := x.steps(u); !ran {
+			return
+		}
+		p := x.procIndex(n.pid)
+		ok = p >= 0 && x.st.Enabled(p)
+	})
+	return ok
+}
+
+// guardReads are the locations the await guard of ev's block may read: the
+// block's static reads (they include the guard's).
+func (x *explorer) guardReads(ev *event) []Loc {
+	r, _ := x.staticSets(ev.block)
+	return r
+}
+
+// nextEvent is the next event of process pid as a wakeup tree node before
+// it runs: its block, with the block's syntactic sets.
+func (x *explorer) nextEvent(pid PID) *event {
+	p := x.st.Procs[x.procIndex(pid)]
+	return x.staticEvent(&event{proc: x.procIndex(pid), pid: pid, block: p.Point.Block})
+}
+
+// errorWakeups handles a runtime error, the event e at position k, taken
+// at level f: it disables every other process enabled there, so each one's
+// next event races with it. The reversal is that process, then e's
+// process again (the sequence v.ê, as for an observed race): the error
+// ends an execution, so a process independent of the other one cannot
+// stand in for it in a sequence that reaches the error without it (the
+// copy of e keeps its error, which is dependent on every event). It goes
+// into f's wakeup tree unless redundant.
+func (x *explorer) errorWakeups(f *level, k int) {
+	e := x.seq[k]
+	again := x.staticEvent(e)
+	again.err = e.err
+	var others []PID
+	for n := x.enabled.first(); n != nil; n = n.next[0] {
+		if n.pid != e.pid {
+			others = append(others, n.pid)
+		}
+	}
+	slices.SortFunc(others, PID.Compare)
+	for _, pid := range others {
+		v := []*event{x.nextEvent(pid), again}
+		if !x.redundant(f, v) {
+			f.wut.insert(v)
+		}
+	}
+}
