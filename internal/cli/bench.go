@@ -81,7 +81,7 @@ Interrupted (Ctrl-C), bench stops its runs and exits 130 without a table.
 Every run is a separate icgen process, so one blow-up cannot take the table
 down; its resident memory is watched and the run is stopped beyond
 --max-memory. sdpor and csdpor use --dep (static by default, as the papers'
-tools do); cdpor always uses the static dependency.`,
+tools do); ` + staticDepHelp(),
 		Example: `  icgen bench
   icgen bench --algos sdpor,cdpor --timeout 10s --sizes fib=6,7,8 testdata/bench/fib.blk
   icgen bench --format csv > table.csv`,

@@ -44,14 +44,13 @@ schedule that reaches the first (replay it with icgen run --replay).
 
 Algorithms (--algo):
 ` + algorithmsHelp() + `
-The algorithms that use independence constraints (cdpor) take them from
+The algorithms that use independence constraints (` + strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.NeedsICs }), ", ") + `) take them from
 --ics FILE, or else from the program's proven commute declarations when it
 has some, or else synthesize them first; for pairs whose constraints are not
 exact they fall back on the state comparison. --dep static decides
 dependency by the blocks' syntactic read/write sets, as the papers' tools
-do; the default, dynamic, by the locations events really touched. cdpor
-always uses the static dependency: its uniformity condition needs a
-dependency that holds in every state.
+do; the default, dynamic, by the locations events really touched.
+` + staticDepHelp() + `
 
 --timeout bounds the whole command from its start: loading, set-up and the
 synthesis of ICs for cdpor count. When it runs out during synthesis, nothing
@@ -90,7 +89,7 @@ interrupted (nothing is written then).`,
 				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
 			}
 			if !info.NeedsICs && icsPath != "" {
-				return badInput("--ics is only used by the algorithms that use independence constraints (%s)", strings.Join(icAlgorithms(), ", "))
+				return badInput("--ics is only used by the algorithms that use independence constraints (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.NeedsICs }), ", "))
 			}
 			dot, err := prepareOutput("--dot", dotPath, args[0], icsPath)
 			if err != nil {
@@ -372,13 +371,25 @@ func algorithmsHelp() string {
 	return b.String()
 }
 
-// icAlgorithms names the algorithms that use independence constraints.
-func icAlgorithms() []string {
+// algorithmNames names the algorithms whose rows satisfy keep.
+func algorithmNames(keep func(dporrt.Info) bool) []string {
 	var out []string
 	for _, a := range dporrt.Algorithms {
-		if a.NeedsICs {
+		if keep(a) {
 			out = append(out, string(a.Name))
 		}
 	}
 	return out
+}
+
+// staticDepHelp says which algorithms always use the static dependency
+// and why.
+func staticDepHelp() string {
+	names := algorithmNames(func(a dporrt.Info) bool { return a.StaticDep })
+	if len(names) == 0 {
+		return ""
+	}
+	return strings.Join(names, " and ") + ` always use the static dependency: their
+reasoning (uniform independence, weak initials in a wakeup tree) needs a
+dependency that holds in every state.`
 }
