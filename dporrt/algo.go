@@ -16,6 +16,7 @@ const (
 	CSDPOR Algorithm = "csdpor"
 	CDPOR  Algorithm = "cdpor"
 	ODPOR  Algorithm = "odpor"
+	ODPOB  Algorithm = "odpor-ob"
 )
 
 // Loop is the exploration loop an algorithm runs on.
@@ -102,7 +103,14 @@ var Algorithms = []Info{
 	{Name: ODPOR, Loop: LoopOptimal, StaticDep: true,
 		Paper:   "Optimal DPOR with wakeup trees (Abdulla et al., POPL'14 / JACM'17, Alg. 2)",
 		Promise: "exactly one trace per Mazurkiewicz trace and no sleep-set-blocked trace without awaits; the final states and violations of dfs"},
+	{Name: ODPOB, Loop: LoopOptimal, Observers: true, StaticDep: true,
+		Paper:   "Optimal DPOR with observers (Aronis et al., TACAS'18; ISSTA'19 Fig. 1)",
+		Promise: "at most one trace per class of traces that read the same values; the violations of dfs, and its final states with --observe-final"},
 }
+
+// PreservesFinals reports whether the algorithm, run with opts, reaches
+// every final state dfs does (not only its violations).
+func (i Info) PreservesFinals(opts Options) bool { return !i.Observers || opts.ObserveFinal }
 
 // Lookup returns the row of an algorithm.
 func Lookup(name Algorithm) (Info, bool) {

@@ -21,13 +21,22 @@ func differential(t *testing.T, name string, m *Machine, bound int) (dfsTraces i
 	}
 	for _, info := range Algorithms[1:] {
 		algo := info.Name
-		for _, dep := range []DepMode{Dynamic, Static} {
-			r, err := Explore(m, Options{Algo: algo, Dep: dep})
+		for _, opts := range []Options{{Dep: Dynamic}, {Dep: Static}, {Dep: Static, ObserveFinal: true}} {
+			if opts.ObserveFinal && !info.Observers {
+				continue
+			}
+			opts.Algo = algo
+			dep := opts.Dep
+			r, err := Explore(m, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ok, why := r.Agrees(oracle); !ok {
-				t.Errorf("%s: %s (dep %d) differs from dfs: %s", name, algo, dep, why)
+			agrees := r.Agrees
+			if !info.PreservesFinals(opts) {
+				agrees = r.AgreesOnFindings
+			}
+			if ok, why := agrees(oracle); !ok {
+				t.Errorf("%s: %s (dep %d, observe final %v) differs from dfs: %s", name, algo, dep, opts.ObserveFinal, why)
 			}
 			if r.Traces > oracle.Traces {
 				t.Errorf("%s: %s (dep %d) explores %d traces, more than dfs's %d", name, algo, dep, r.Traces, oracle.Traces)

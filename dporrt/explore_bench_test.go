@@ -4,7 +4,8 @@ import (
 	"testing"
 )
 
-// BenchmarkExplore reports events per second of dfs, sdpor and csdpor on
+// BenchmarkExplore reports events per second of dfs, sdpor, csdpor, odpor
+// and odpor-ob on
 // fib (N = 4: every res process conflicts, so interleavings grow fast).
 // csdpor's events include those of the reversed orders it runs. cdpor needs
 // an IC file; package synth measures it.
@@ -13,7 +14,7 @@ func BenchmarkExplore(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, algo := range []Algorithm{DFS, SDPOR, CSDPOR} {
+	for _, algo := range []Algorithm{DFS, SDPOR, CSDPOR, ODPOR, ODPOB} {
 		b.Run(string(algo), func(b *testing.B) {
 			states := 0
 			for i := 0; i < b.N; i++ {

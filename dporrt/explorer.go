@@ -47,7 +47,12 @@ type Options struct {
 	Progress func(Stats)
 	// Tree, when set, records the explored execution tree into it.
 	Tree *Tree
-	_    struct{}
+	// ObserveFinal, for the algorithms with observers, adds at the end of
+	// every trace a virtual event that reads every global: the final values
+	// are then observed, and the final states are preserved as well as the
+	// violations (see Info.Observers).
+	ObserveFinal bool
+	_            struct{}
 }
 
 // Stats are the counts of an exploration.
@@ -119,6 +124,14 @@ func (r *Result) Agrees(o *Result) (bool, string) {
 	if m1, m2 := missing(r, o), missing(o, r); m1 > 0 || m2 > 0 {
 		return false, fmt.Sprintf("%d of %d final states not reached by the other, %d of its %d not reached by this one", m1, len(r.Finals), m2, len(o.Finals))
 	}
+	return r.AgreesOnFindings(o)
+}
+
+// AgreesOnFindings reports whether two explorations found the same
+// violations and runtime errors (by site); when not, it says how they
+// differ. An algorithm with observers promises this much (and Agrees with
+// Options.ObserveFinal).
+func (r *Result) AgreesOnFindings(o *Result) (bool, string) {
 	s1, s2 := r.findingSites(), o.findingSites()
 	if !slices.Equal(s1, s2) {
 		return false, fmt.Sprintf("findings %v vs %v", s1, s2)
@@ -172,6 +185,9 @@ type event struct {
 	// races are the positions of the events in a race with this one (the
 	// optimal loop reverses them once the sequence is maximal).
 	races []int
+	// observed are the locations this event wrote that a later event of
+	// the maximal sequence reads from it (with observers; see observe).
+	observed []Loc
 }
 
 // enChange records that a process became enabled (on) or not at a level.
@@ -196,6 +212,7 @@ type explorer struct {
 	info       Info        // the algorithm
 	unrunnable int         // wakeup tree sequences that could not start (see optimal)
 	raced      int         // the events before it had their races reversed (see detectRaces)
+	observing  bool        // dependent uses observers (see dependentObserved)
 	check      raceCheck   // what the algorithm does with a race besides reversing it (nil: nothing)
 	ics        *icIndex    // the IC file, when the check uses one
 	born       map[PID]int // per process id, the position of the event that created it (with ics)

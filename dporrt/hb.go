@@ -11,14 +11,28 @@ import (
 // the other's process, one writes a location the other reads or writes, or
 // one is a runtime error. An error ends the execution: the state it leaves
 // depends on every event before it, and it disables every other process.
+// With observers, two writes of a location conflict only when observed
+// (see observers.go).
 func (x *explorer) dependent(a, b *event) bool {
+	if beyondWrites(a, b) {
+		return true
+	}
+	if x.observing {
+		return writeWriteObserved(a, b)
+	}
+	return intersect(a.writes, b.writes)
+}
+
+// beyondWrites reports whether a and b conflict otherwise than by writing a
+// common location.
+func beyondWrites(a, b *event) bool {
 	if a.pid == b.pid || a.err != nil || b.err != nil {
 		return true
 	}
 	if slices.Contains(a.spawn, b.pid) || slices.Contains(b.spawn, a.pid) {
 		return true
 	}
-	return intersect(a.writes, b.writes) || intersect(a.writes, b.reads) || intersect(a.reads, b.writes)
+	return intersect(a.writes, b.reads) || intersect(a.reads, b.writes)
 }
 
 // intersect reports whether two sorted location lists share an element.

@@ -74,7 +74,11 @@ func (x *explorer) optimal(depth int) {
 		if f.node >= 0 {
 			node = x.treeNode(f.node, x.stepOf(ev))
 		}
-		x.scan(len(x.seq)-1, x.recordRace)
+		if x.info.Observers {
+			x.clock(len(x.seq) - 1) // races wait for the observers (see observedRaces)
+		} else {
+			x.scan(len(x.seq)-1, x.recordRace)
+		}
 		if ev.err != nil {
 			x.treeKind(node, NodeError)
 			x.res.Traces++
@@ -84,7 +88,14 @@ func (x *explorer) optimal(depth int) {
 			x.errorWakeups(f, len(x.seq)-1)
 		} else {
 			x.blockedRaces(len(x.seq)-1, spawned, x.reverseNow)
-			child := x.enter(x.childSleep(f, ev), ev, spawned)
+			var sleep []sleeper
+			if !x.info.Observers {
+				// With observers, whether two events are dependent is known
+				// only once the sequence is maximal: no sleep sets, only the
+				// processes done at a level (ISSTA'19 Fig. 1, redundant).
+				sleep = x.childSleep(f, ev)
+			}
+			child := x.enter(sleep, ev, spawned)
 			child.node, child.wut = node, sub
 			x.optimal(depth + 1)
 			x.leave()
@@ -113,6 +124,10 @@ func (x *explorer) recordRace(i, k int) bool {
 // leaves free). Without this, every trace would pay for the races of its
 // whole prefix again.
 func (x *explorer) detectRaces() {
+	if x.info.Observers {
+		x.observedRaces()
+		return
+	}
 	from := x.raced
 	x.raced = len(x.seq)
 	for k := from; k < len(x.seq); k++ {
@@ -122,7 +137,7 @@ func (x *explorer) detectRaces() {
 				x.cut("timeout")
 				return
 			}
-			x.reverse(i, k)
+			x.reverse(i, k, -1)
 		}
 	}
 }
@@ -131,13 +146,14 @@ func (x *explorer) detectRaces() {
 // blocked process (see blockedRaces) at once, over the sequence as it is:
 // the virtual event is not part of the maximal sequence.
 func (x *explorer) reverseNow(i, k int) bool {
-	x.reverse(i, k)
+	x.reverse(i, k, -1)
 	return false
 }
 
 // reverse inserts into wut(E'), E' = pre(E, e), the sequence v that
 // reverses the race of e = seq[i] with e' = seq[k]: the events after e
-// that do not happen after it (notdep(e, E)), then e”s; unless e' cannot
+// that do not happen after it (notdep(e, E)), then e”s, then, when o >= 0,
+// the observer seq[o]'s (see observedRaces); unless e' cannot
 // run there (the race is not reversible) or v is redundant: a process
 // asleep at E' is a weak initial of v (POPL'14 Alg. 2, line 5).
 //
@@ -145,17 +161,21 @@ func (x *explorer) reverseNow(i, k int) bool {
 // where v puts it, and with the dynamic dependency the locations it touches
 // there may differ from those it touched after e (the other events of v
 // run as they did: they do not depend on e).
-func (x *explorer) reverse(i, k int) {
-	e, n := x.seq[i], x.seq[k]
+func (x *explorer) reverse(i, k, o int) {
+	e := x.seq[i]
 	v := make([]*event, 0, len(x.seq)-i)
 	for j := i + 1; j < len(x.seq); j++ {
-		if j != k && !x.seq[j].virtual && !hb(e, x.seq[j]) {
+		if j != k && j != o && !x.seq[j].virtual && !hb(e, x.seq[j]) {
 			v = append(v, x.seq[j])
 		}
 	}
-	last := x.staticEvent(n)
-	last.err = n.err // an error is dependent on everything
-	v = append(v, last)
+	for _, j := range []int{k, o} {
+		if j >= 0 {
+			last := x.staticEvent(x.seq[j])
+			last.err = x.seq[j].err // an error is dependent on everything
+			v = append(v, last)
+		}
+	}
 	f := x.levels[i]
 	if x.redundant(f, v) || !x.reversible(i, k) {
 		return

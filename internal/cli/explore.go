@@ -19,17 +19,18 @@ import (
 
 func newExploreCmd(e *env) *cobra.Command {
 	var (
-		defs      []string
-		algo      string
-		dep       string
-		maxTraces int
-		maxStates int
-		timeout   time.Duration
-		stop      bool
-		asJSON    bool
-		icsPath   string
-		dotPath   string
-		svgPath   string
+		defs         []string
+		algo         string
+		dep          string
+		maxTraces    int
+		maxStates    int
+		timeout      time.Duration
+		stop         bool
+		asJSON       bool
+		icsPath      string
+		observeFinal bool
+		dotPath      string
+		svgPath      string
 	)
 	names := dporrt.Names()
 	cmd := &cobra.Command{
@@ -52,6 +53,13 @@ dependency by the blocks' syntactic read/write sets, as the papers' tools
 do; the default, dynamic, by the locations events really touched.
 ` + staticDepHelp() + `
 
+With observers (` + strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.Observers }), ", ") + `), two writes of a location are dependent only when
+a later block reads the second one's value (a block observes every global
+it may read: asserts, await guards and invariants included; see
+docs/algorithms.md). The violations are those of dfs; final states that
+differ only in values nobody reads are not all reached, unless
+--observe-final adds a last event that reads every global.
+
 --timeout bounds the whole command from its start: loading, set-up and the
 synthesis of ICs for cdpor count. When it runs out during synthesis, nothing
 is explored and the report says the run stopped early at the timeout, as
@@ -67,6 +75,7 @@ interrupted (nothing is written then).`,
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
   icgen explore --dep static --max-states 100000 testdata/fib.blk
   icgen explore --algo cdpor testdata/fig1.blk
+  icgen explore --algo odpor-ob --observe-final testdata/issta19.blk
   icgen explore --algo csdpor --dep static testdata/fig1.blk
   icgen synth testdata/fib.blk && icgen explore --algo cdpor --ics testdata/fib.ic.json -D N=8 testdata/fib.blk
   icgen explore --json testdata/prodcons.blk
@@ -88,6 +97,10 @@ interrupted (nothing is written then).`,
 			if !ok {
 				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
 			}
+			if observeFinal && !info.Observers {
+				return badInput("--observe-final is only used by the algorithms with observers (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.Observers }), ", "))
+			}
+			opts.ObserveFinal = observeFinal
 			if !info.NeedsICs && icsPath != "" {
 				return badInput("--ics is only used by the algorithms that use independence constraints (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.NeedsICs }), ", "))
 			}
@@ -192,6 +205,7 @@ interrupted (nothing is written then).`,
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVar(&icsPath, "ics", "", "IC file for cdpor (default: synthesize the ICs first)")
+	f.BoolVar(&observeFinal, "observe-final", false, "with observers: a virtual last event reads every global, so the final states are preserved too")
 	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout); see Output files")
 	f.StringVar(&svgPath, "svg", "", "write the explored execution tree as SVG to this file (needs Graphviz)")
 	return cmd
@@ -288,7 +302,11 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
 	fmt.Fprintf(w, "  blocked traces    %d\n", r.Blocked)
 	fmt.Fprintf(w, "  states            %d\n", r.States)
-	fmt.Fprintf(w, "  final states      %d\n", r.FinalCount)
+	if finalsPreserved(opts) {
+		fmt.Fprintf(w, "  final states      %d\n", r.FinalCount)
+	} else {
+		fmt.Fprintf(w, "  final states      %d (of the traces explored: observers preserve the violations, not every final state; see --observe-final)\n", r.FinalCount)
+	}
 	fmt.Fprintf(w, "  time              %s\n", r.Elapsed.Round(time.Microsecond))
 	fmt.Fprintf(w, "  peak memory       %.1f MiB (resident set)\n", float64(peak)/(1<<20))
 	if r.Cut {
@@ -328,20 +346,23 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		Count    int    `json:"count"`
 	}
 	out := struct {
-		File      string           `json:"file"`
-		Params    map[string]int64 `json:"params"`
-		Algo      string           `json:"algo"`
-		Dep       string           `json:"dependency"`
-		Traces    int              `json:"traces"`
-		Blocked   int              `json:"blocked"`
-		States    int              `json:"states"`
-		Finals    int              `json:"final_states"`
-		Seconds   float64          `json:"seconds"`
-		MemoryMiB float64          `json:"memory_mib"`
-		Cut       string           `json:"stopped_early,omitempty"`
-		Findings  []findingJSON    `json:"findings"`
+		File    string           `json:"file"`
+		Params  map[string]int64 `json:"params"`
+		Algo    string           `json:"algo"`
+		Dep     string           `json:"dependency"`
+		Traces  int              `json:"traces"`
+		Blocked int              `json:"blocked"`
+		States  int              `json:"states"`
+		Finals  int              `json:"final_states"`
+		// FinalsAll: the final states are all those dfs reaches (false
+		// with observers without --observe-final).
+		FinalsAll bool          `json:"final_states_all"`
+		Seconds   float64       `json:"seconds"`
+		MemoryMiB float64       `json:"memory_mib"`
+		Cut       string        `json:"stopped_early,omitempty"`
+		Findings  []findingJSON `json:"findings"`
 	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Traces: r.Traces, Blocked: r.Blocked, States: r.States,
-		Finals: r.FinalCount, Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
+		Finals: r.FinalCount, FinalsAll: finalsPreserved(opts), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
 	}
@@ -392,4 +413,11 @@ func staticDepHelp() string {
 	return strings.Join(names, " and ") + ` always use the static dependency: their
 reasoning (uniform independence, weak initials in a wakeup tree) needs a
 dependency that holds in every state.`
+}
+
+// finalsPreserved reports whether the run reaches every final state dfs
+// does, not only its violations.
+func finalsPreserved(opts dporrt.Options) bool {
+	info, _ := dporrt.Lookup(opts.Algo)
+	return info.PreservesFinals(opts)
 }
