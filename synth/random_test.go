@@ -11,7 +11,6 @@ import (
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/progen"
-	"github.com/icgen/icgen/internal/randprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -26,17 +25,15 @@ func randomPrograms(def int) int {
 
 // TestRandomDifferential explores generated programs with every algorithm
 // (cdpor with synthesized ICs) and checks each reaches exactly the final
-// states and findings dfs reaches. Two generators feed it: randprog (yields,
-// awaits, spawns, asserts, arrays) and progen, whose programs also call
-// funcs, loop across yields and raise runtime errors. Failing programs are
-// printed whole, with their seed, for replay.
+// states and findings dfs reaches, on programs of internal/progen (yields,
+// awaits, spawns, asserts, arrays, funcs, loops across yields, runtime
+// errors). Failing programs are printed whole, with their seed, for replay.
 func TestRandomDifferential(t *testing.T) {
 	for _, g := range []struct {
 		name string
 		n    int
 		gen  func(seed uint64) string
 	}{
-		{"randprog", randomPrograms(300), func(seed uint64) string { return randprog.Generate(seed, randprog.Options{Awaits: true}) }},
 		{"progen", randomPrograms(100), func(seed uint64) string { return progen.Generate(seed, progen.Default()) }},
 	} {
 		t.Run(g.name, func(t *testing.T) {
