@@ -2,53 +2,83 @@ package dporrt
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
-	"github.com/icgen/icgen/internal/randprog"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/progen"
 )
 
-// differential explores m with dfs and every other algorithm and dependency
-// mode, and fails unless all reach the same final states and findings.
-func differential(t *testing.T, name string, m *Machine, bound int) (dfsTraces int, ok bool) {
+// differential explores m with dfs and with every other algorithm of the
+// registry in each dependency mode it takes, and fails unless each reaches
+// the final states and findings dfs reaches (an observers algorithm: the
+// findings, and the final states too when it can be told to observe them).
+// ics, when set, is given to the algorithms that use an IC file. It
+// returns false, checking nothing, when dfs does not finish within bound
+// events.
+func differential(t *testing.T, name string, m *Machine, bound int, ics *ic.File) bool {
 	t.Helper()
 	oracle, err := Explore(m, Options{Algo: DFS, MaxStates: bound})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if oracle.Cut {
-		return 0, false // too big to be an oracle
+		return false // too big to be an oracle
 	}
-	for _, info := range Algorithms[1:] {
-		algo := info.Name
-		for _, opts := range []Options{{Dep: Dynamic}, {Dep: Static}, {Dep: Static, ObserveFinal: true}} {
-			if opts.ObserveFinal && !info.Observers {
-				continue
+	for _, info := range Algorithms {
+		if info.Loop == LoopDFS {
+			continue
+		}
+		deps := []DepMode{Dynamic, Static}
+		if info.StaticDep {
+			deps = deps[1:] // Explore would use Static for both
+		}
+		for _, dep := range deps {
+			opts := Options{Algo: info.Name, Dep: dep}
+			if info.NeedsICs {
+				opts.ICs = ics
 			}
-			opts.Algo = algo
-			dep := opts.Dep
-			r, err := Explore(m, opts)
-			if err != nil {
-				t.Fatal(err)
+			runs := []Options{opts}
+			if info.Observers {
+				o := opts
+				o.ObserveFinal = true
+				runs = append(runs, o)
 			}
-			agrees := r.Agrees
-			if !info.PreservesFinals(opts) {
-				agrees = r.AgreesOnFindings
-			}
-			if ok, why := agrees(oracle); !ok {
-				t.Errorf("%s: %s (dep %d, observe final %v) differs from dfs: %s", name, algo, dep, opts.ObserveFinal, why)
-			}
-			if r.Traces > oracle.Traces {
-				t.Errorf("%s: %s (dep %d) explores %d traces, more than dfs's %d", name, algo, dep, r.Traces, oracle.Traces)
+			for _, o := range runs {
+				label := fmt.Sprintf("%s: %s (%s dependency%s)", name, info.Name, dep, map[bool]string{true: ", with ICs"}[o.ICs != nil])
+				r, err := Explore(m, o)
+				if err != nil {
+					t.Fatalf("%s: %v", label, err)
+				}
+				if ok, why := agrees(info, o, r, oracle); !ok {
+					t.Errorf("%s differs from dfs: %s", label, why)
+				}
+				if r.Traces > oracle.Traces {
+					t.Errorf("%s explores %d traces, more than dfs's %d", label, r.Traces, oracle.Traces)
+				}
 			}
 		}
 	}
-	return oracle.Traces, true
+	return true
+}
+
+// agrees compares the result r of the run opts of algorithm info with
+// dfs's: the final states and the findings, or only the findings for an
+// observers algorithm not told to observe the final state (it preserves
+// the violations and the values read, not every final state).
+func agrees(info Info, opts Options, r, oracle *Result) (bool, string) {
+	if info.PreservesFinals(opts) {
+		return r.Agrees(oracle)
+	}
+	return r.AgreesOnFindings(oracle)
 }
 
 // TestDifferentialTestdata compares every algorithm with dfs on the example
 // programs and on testdata/regress, programs on which an algorithm once
-// missed a final state (each says why in its header).
+// missed a final state or a finding (each says why in its header; some
+// were generated, and are kept whole there).
 func TestDifferentialTestdata(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.blk")
 	regress, _ := filepath.Glob("../testdata/regress/*.blk")
@@ -61,7 +91,7 @@ func TestDifferentialTestdata(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := differential(t, file, m, 300000); !ok {
+			if !differential(t, file, m, 300000, nil) {
 				t.Skip("dfs does not finish within the bound")
 			}
 		})
@@ -98,25 +128,60 @@ func TestExample5(t *testing.T) {
 	}
 }
 
-// TestDifferentialRegressions replays generated programs on which an
-// algorithm once missed a final state of dfs's, with the reason.
-func TestDifferentialRegressions(t *testing.T) {
-	for _, tc := range []struct {
-		seed uint64
-		why  string
-	}{
-		{1247, "a process blocked at an await; the race to reverse was hidden by a later write of its guard"},
-		{26, "csdpor: a process asleep by a sleep sequence's tail hid the races its subtree would have reversed"},
-		{1375, "csdpor: a state where a sleep sequence's tail blocks the only process left needs its races reversed"},
-	} {
-		src := randprog.Generate(tc.seed, randprog.Options{Awaits: true})
-		m, err := New(compileSrc(t, src), nil)
-		if err != nil {
-			t.Fatal(err)
+// soak is how many generated programs the random differential tests run:
+// def in make test, N with ICGEN_SOAK=N.
+func soak(def int) int {
+	if n, err := strconv.Atoi(os.Getenv("ICGEN_SOAK")); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// randomOptions are the generator's options the random differential
+// cycles through, by seed: every feature; and no funcs or runtime errors,
+// so that more programs end in states rather than errors.
+var randomOptions = []progen.Options{
+	progen.Default(),
+	{Procs: 4, MaxBlocks: 3, Await: true, Spawn: true, Arrays: true, Loops: true, Asserts: true},
+}
+
+// TestDifferentialRandom compares every algorithm of the registry, in
+// both dependency modes, with dfs on generated programs (internal/progen:
+// yields, awaits, spawns, asserts, arrays, funcs, loops across yields,
+// runtime errors): 400 in make test, more with ICGEN_SOAK=N. Programs too
+// big for dfs are skipped; they must be a minority. A failing program is
+// printed whole, with its seed and options, for replay.
+func TestDifferentialRandom(t *testing.T) {
+	n := soak(400)
+	const shards = 2
+	ran := make([]int, shards)
+	t.Run("shards", func(t *testing.T) {
+		for w := range shards {
+			t.Run(strconv.Itoa(w), func(t *testing.T) {
+				t.Parallel()
+				for seed := uint64(1 + w); seed <= uint64(n); seed += shards {
+					opts := randomOptions[seed%uint64(len(randomOptions))]
+					src := progen.Generate(seed, opts)
+					m, err := New(compileSrc(t, src), nil)
+					if err != nil {
+						t.Fatalf("seed %d: %v\n%s", seed, err, src)
+					}
+					if differential(t, fmt.Sprintf("seed %d", seed), m, 100000, nil) {
+						ran[w]++
+					}
+					if t.Failed() {
+						t.Fatalf("the program of seed %d (options %s):\n%s", seed, opts, src)
+					}
+				}
+			})
 		}
-		name := fmt.Sprintf("seed %d (%s)", tc.seed, tc.why)
-		if _, ok := differential(t, name, m, 300000); !ok {
-			t.Errorf("%s: dfs does not finish", name)
-		}
+	})
+	total := 0
+	for _, r := range ran {
+		total += r
+	}
+	t.Logf("%d of %d generated programs explored by every algorithm, %d too big for dfs", total, n, n-total)
+	if total < n/2 {
+		t.Errorf("only %d of %d generated programs were small enough for dfs", total, n)
 	}
 }

@@ -65,9 +65,11 @@
 //     how explorers backtrack. [State.Clone] makes an independent copy.
 //   - [Explore] with any algorithm reaches exactly the final states and
 //     violations dfs reaches: the differential tests check it on the
-//     example programs and on generated ones (300 in make test, thousands
-//     in a soak). sdpor explores one trace per Mazurkiewicz class on
-//     programs without awaits.
+//     example programs, on testdata/regress and on generated ones (400 in
+//     make test, thousands with ICGEN_SOAK=N), cdpor with hand-written IC
+//     files (testdata/ics) and, in package synth, with synthesized ones.
+//     sdpor and odpor explore one trace per Mazurkiewicz class on programs
+//     without awaits.
 //   - The program's invariants are checked after init and after every
 //     event that wrote what they read; a broken one is a [Violation] with
 //     Invariant set (its site is the declaration), and the check's reads

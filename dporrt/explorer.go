@@ -187,7 +187,10 @@ type event struct {
 	races []int
 	// observed are the locations this event wrote that a later event of
 	// the maximal sequence reads from it (with observers; see observe).
+	// wrote are the locations it really wrote, when its sets are the
+	// static ones (with observers: only those overwrite a value).
 	observed []Loc
+	wrote    []Loc
 }
 
 // enChange records that a process became enabled (on) or not at a level.
@@ -436,6 +439,9 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre}
 	if x.opts.Dep == Static {
 		ev.reads, ev.writes = x.staticSets(e.Block)
+		if x.info.Observers {
+			ev.wrote = slices.Clone(e.Writes)
+		}
 	} else {
 		ev.reads, ev.writes = slices.Clone(e.Reads), slices.Clone(e.Writes)
 	}

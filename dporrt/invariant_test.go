@@ -44,7 +44,7 @@ func TestInvariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := differential(t, tc.name, m, 0); !ok {
+			if !differential(t, tc.name, m, 0, nil) {
 				t.Fatal("dfs was cut")
 			}
 			r, err := Explore(m, Options{Algo: DFS})

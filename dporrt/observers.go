@@ -43,27 +43,48 @@ func writeWriteObserved(a, b *event) bool {
 }
 
 // observe sets the observed locations of every event of the sequence:
-// those it wrote and a later event read before another write. With final
-// (Options.ObserveFinal), the values left at the end are read by a virtual
-// last event.
+// the globals (named by their first location, as the static sets name
+// them) of which it wrote a cell that a later event may read before
+// another event writes that cell. A read is judged on the static read set
+// (a block may read any cell of a global it names), an overwrite on what
+// the event really wrote: the static write set of a block that writes
+// arr[0] names all of arr, and taking it as an overwrite of arr[1] would
+// lose an observation. With final (Options.ObserveFinal), the values left
+// at the end are read by a virtual last event.
 func (x *explorer) observe(final bool) {
-	last := make(map[Loc]int)
+	last := make(map[Loc]int)         // a cell's last writer
+	live := make(map[Loc]map[int]int) // per global: writers whose value is still in some cell, with how many
+	mark := func(k int, g Loc) { x.seq[k].observed = append(x.seq[k].observed, g) }
 	for _, ev := range x.seq {
 		ev.observed = ev.observed[:0]
 	}
 	for k, ev := range x.seq {
-		for _, l := range ev.reads {
-			if w, ok := last[l]; ok && w != k {
-				x.seq[w].observed = append(x.seq[w].observed, l)
+		for _, g := range ev.reads {
+			for w := range live[g] {
+				if w != k {
+					mark(w, g)
+				}
 			}
 		}
-		for _, l := range ev.writes {
-			last[l] = k
+		for _, c := range ev.wrote {
+			g := Loc(x.m.offset[x.m.global(c)])
+			if live[g] == nil {
+				live[g] = make(map[int]int)
+			}
+			if w, ok := last[c]; ok {
+				if live[g][w]--; live[g][w] == 0 {
+					delete(live[g], w)
+				}
+			}
+			last[c] = k
+			live[g][k]++
 		}
 	}
 	if final {
-		for l, w := range last {
-			x.seq[w].observed = append(x.seq[w].observed, l)
+		for g, ws := range live {
+			for w := range ws {
+				mark(w, g)
+			}
 		}
 	}
 	for _, ev := range x.seq {

@@ -8,106 +8,209 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icgen/icgen/internal/randprog"
+	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/lang"
 )
 
-// classes counts the Mazurkiewicz classes of the complete traces of a
-// program by brute force: it runs every interleaving (dfs) and keys each
-// trace by its happens-before relation (for each event: its process, its
-// rank in that process, and the set of earlier events it depends on,
-// transitively), under the same dependency the explorer uses.
-func classes(t *testing.T, m *Machine, dep DepMode, bound int) (int, bool) {
-	t.Helper()
-	x := newExplorer(m, Options{Algo: DFS, Dep: dep})
-	st, err := m.Initial()
-	if err != nil {
-		return 0, false
+// The optimality oracle below has its own dependency, written from the
+// definitions and from what the interpreter reports, without the
+// explorer's: two events are dependent when they are of the same process,
+// one created the other's process, one is a runtime error (it ends the
+// execution), or one writes a location the other reads or writes. The
+// locations are those the events really read and wrote (Event.Reads and
+// Event.Writes, array elements apart) under the dynamic dependency, and
+// the globals their blocks name (lang.Block.Reads and Writes, arrays
+// whole) under the static one. Happens-before is the transitive closure of
+// that relation over a trace.
+
+// tevent is an executed event as the oracle sees it.
+type tevent struct {
+	pid     PID
+	rank    int      // its position among its process's events, from 1
+	reads   []string // locations, by name
+	writes  []string
+	spawned []PID
+	err     bool
+	hb      []bool // hb[j]: event j of the trace happens before this one
+}
+
+// observe makes the oracle's event of ev, which process pid ran after the
+// trace's events; spawned are the ids of the processes ev created.
+func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawned []PID) *tevent {
+	e := &tevent{pid: pid, rank: 1, spawned: spawned, err: ev.Err != nil}
+	for _, p := range trace {
+		if p.pid == pid {
+			e.rank++
+		}
 	}
-	x.st = st
+	if dep == Static {
+		for _, v := range ev.Block.Reads {
+			if v.Kind == lang.Global {
+				e.reads = append(e.reads, v.Name)
+			}
+		}
+		for _, v := range ev.Block.Writes {
+			if v.Kind == lang.Global {
+				e.writes = append(e.writes, v.Name)
+			}
+		}
+	} else {
+		for _, l := range ev.Reads {
+			e.reads = append(e.reads, m.LocName(l))
+		}
+		for _, l := range ev.Writes {
+			e.writes = append(e.writes, m.LocName(l))
+		}
+	}
+	// Happens-before: every earlier event e depends on, and everything
+	// that happens before those.
+	e.hb = make([]bool, len(trace))
+	for j := len(trace) - 1; j >= 0; j-- {
+		if e.hb[j] || !conflict(trace[j], e) {
+			continue
+		}
+		e.hb[j] = true
+		for i, before := range trace[j].hb {
+			e.hb[i] = e.hb[i] || before
+		}
+	}
+	return e
+}
+
+// conflict is the oracle's dependency.
+func conflict(a, b *tevent) bool {
+	if a.pid == b.pid || a.err || b.err || slices.Contains(a.spawned, b.pid) || slices.Contains(b.spawned, a.pid) {
+		return true
+	}
+	share := func(x, y []string) bool {
+		return slices.ContainsFunc(x, func(l string) bool { return slices.Contains(y, l) })
+	}
+	return share(a.writes, b.writes) || share(a.writes, b.reads) || share(a.reads, b.writes)
+}
+
+// run steps process i of st and returns the oracle's event (appended to
+// the trace) and the interpreter's.
+func run(st *State, dep DepMode, trace []*tevent, i int) ([]*tevent, *Event) {
+	pid := st.Procs[i].ID
+	ev := st.Step(i)
+	var spawned []PID
+	for _, c := range ev.Spawned {
+		spawned = append(spawned, st.Procs[c].ID)
+	}
+	return append(trace, observe(st.Machine(), dep, trace, pid, ev, spawned)), ev
+}
+
+// classes counts the Mazurkiewicz classes of the complete traces of a
+// program by brute force: it runs every interleaving on the interpreter
+// and keys each trace by its happens-before relation under the oracle's
+// dependency (see hbKey). A trace is complete when no process is enabled
+// or it ends in a runtime error. withErrors reports whether some trace
+// ends in one.
+func classes(m *Machine, dep DepMode, bound int) (n int, withErrors, ok bool) {
+	st, rerr := m.Initial()
+	if rerr != nil {
+		return 0, false, false
+	}
 	keys := map[string]bool{}
-	var walk func() bool
-	walk = func() bool {
-		enabled := x.st.EnabledProcs(nil)
+	states := 0
+	var walk func(trace []*tevent) bool
+	walk = func(trace []*tevent) bool {
+		enabled := st.EnabledProcs(nil)
 		if len(enabled) == 0 {
-			keys[hbKey(x.seq)] = true
+			keys[hbKey(trace)] = true
 			return true
 		}
+		mark := st.Mark()
 		for _, i := range enabled {
-			if x.res.States >= bound {
+			if states++; states > bound {
 				return false
 			}
-			ev, _ := x.step(x.st.Procs[i].ID, true)
-			x.clock(len(x.seq) - 1)
-			checkClock(t, x, len(x.seq)-1)
+			next, ev := run(st, dep, trace, i)
 			ok := true
-			if ev.err != nil {
-				keys[hbKey(x.seq)] = true
+			if ev.Err != nil {
+				keys[hbKey(next)] = true
+				withErrors = true
 			} else {
-				ok = walk()
+				ok = walk(next)
 			}
-			x.st.Undo(ev.mark)
-			x.seq = x.seq[:len(x.seq)-1]
+			st.Undo(mark)
 			if !ok {
 				return false
 			}
 		}
 		return true
 	}
-	if !walk() {
-		return 0, false
+	if !walk(nil) {
+		return 0, false, false
 	}
-	return len(keys), true
-}
-
-// checkClock compares the vector clock of the event at position k with the
-// happens-before relation computed by brute force: the transitive closure
-// of the direct predecessors (same process, creator, dependent).
-func checkClock(t *testing.T, x *explorer, k int) {
-	t.Helper()
-	n := x.seq[k]
-	before := make([]bool, k)
-	for j := k - 1; j >= 0; j-- {
-		e := x.seq[j]
-		direct := e.proc == n.proc || slices.Contains(e.spawn, n.pid) || x.dependent(e, n)
-		for m := j + 1; m < k && !direct; m++ {
-			direct = before[m] && hb(e, x.seq[m])
-		}
-		before[j] = direct
-		if got := hb(e, n); got != direct {
-			t.Fatalf("event %d (%s) happens before event %d (%s): clock says %v, closure says %v", j, e.pid, k, n.pid, got, direct)
-		}
-	}
-	if want := int32(1 + countProc(x.seq[:k], n.proc)); n.seq != want {
-		t.Fatalf("event %d is number %d of its process, clock says %d", k, want, n.seq)
-	}
-}
-
-func countProc(seq []*event, proc int) int {
-	c := 0
-	for _, e := range seq {
-		if e.proc == proc {
-			c++
-		}
-	}
-	return c
+	return len(keys), withErrors, true
 }
 
 // hbKey identifies the happens-before relation of a trace independently of
-// the order of concurrent events.
-func hbKey(seq []*event) string {
-	parts := make([]string, len(seq))
-	for k, ev := range seq {
+// the order of concurrent events: for each event, its process and rank
+// there, and the events (process and rank) that happen before it.
+func hbKey(trace []*tevent) string {
+	name := func(e *tevent) string { return e.pid.String() + "/" + strconv.Itoa(e.rank) }
+	parts := make([]string, len(trace))
+	for k, e := range trace {
 		var preds []string
-		for j := 0; j < k; j++ {
-			if hb(seq[j], ev) {
-				preds = append(preds, seq[j].pid.String()+"/"+strconv.Itoa(int(seq[j].seq)))
+		for j, before := range e.hb {
+			if before {
+				preds = append(preds, name(trace[j]))
 			}
 		}
 		sort.Strings(preds)
-		parts[k] = ev.pid.String() + "/" + strconv.Itoa(int(ev.seq)) + "<-" + strings.Join(preds, ",")
+		parts[k] = name(e) + "<-" + strings.Join(preds, ",")
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ";")
+}
+
+// checkClocks runs every interleaving of a program (up to bound events)
+// with the explorer's stepping and compares the happens-before relation of
+// its vector clocks, and each event's rank in its process, with the
+// oracle's.
+func checkClocks(t *testing.T, name string, m *Machine, dep DepMode, bound int) {
+	t.Helper()
+	x := newExplorer(m, Options{Algo: DFS, Dep: dep})
+	st, rerr := m.Initial()
+	if rerr != nil {
+		return
+	}
+	x.st = st
+	states := 0
+	var walk func(trace []*tevent)
+	walk = func(trace []*tevent) {
+		for _, i := range x.st.EnabledProcs(nil) {
+			if states++; states > bound {
+				return
+			}
+			pid := x.st.Procs[i].ID
+			ev, spawned := x.step(pid, true)
+			k := len(x.seq) - 1
+			x.clock(k)
+			ids := make([]PID, len(spawned))
+			for c, pi := range spawned {
+				ids[c] = x.st.Procs[pi].ID
+			}
+			next := append(trace, observe(m, dep, trace, pid, &x.scratch, ids))
+			o := next[k]
+			if int(ev.seq) != o.rank {
+				t.Fatalf("%s (%s): event %d is number %d of its process, the clock says %d", name, dep, k, o.rank, ev.seq)
+			}
+			for j := range k {
+				if got := hb(x.seq[j], ev); got != o.hb[j] {
+					t.Fatalf("%s (%s): event %d (%s) happens before event %d (%s): the clocks say %v, the closure %v", name, dep, j, x.seq[j].pid, k, pid, got, o.hb[j])
+				}
+			}
+			if ev.err == nil {
+				walk(next)
+			}
+			x.st.Undo(ev.mark)
+			x.seq = x.seq[:k]
+		}
+	}
+	walk(nil)
 }
 
 // checkOptimal compares the complete traces of sdpor and odpor with the
@@ -115,14 +218,17 @@ func hbKey(seq []*event) string {
 // dependency. Source-DPOR explores at least one trace per class; without
 // awaits (no blocking), with sleep sets, it explores exactly one (and may
 // be sleep-set blocked under the dynamic dependency). Optimal DPOR
-// explores exactly one and is never sleep-set blocked; it always uses
-// the static dependency, so it is compared under that one only.
+// explores exactly one, and is never sleep-set blocked unless a runtime
+// error disables every process (the papers assume no disabling); it always
+// uses the static dependency, so it is compared under that one only. The
+// explorer's vector clocks are checked against the oracle's closure too.
 func checkOptimal(t *testing.T, name string, m *Machine, dep DepMode) bool {
 	t.Helper()
-	n, ok := classes(t, m, dep, 200000)
+	n, withErrors, ok := classes(m, dep, 200000)
 	if !ok {
 		return false
 	}
+	checkClocks(t, name, m, dep, 200000)
 	for _, algo := range []Algorithm{SDPOR, ODPOR} {
 		if info(algo).StaticDep && dep != Static {
 			continue
@@ -131,8 +237,9 @@ func checkOptimal(t *testing.T, name string, m *Machine, dep DepMode) bool {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Traces != n || info(algo).Loop == LoopOptimal && r.Blocked != 0 {
-			t.Errorf("%s (dep %d): %s explores %d complete traces and %d sleep-set-blocked ones, there are %d Mazurkiewicz classes", name, dep, algo, r.Traces, r.Blocked, n)
+		blocked := info(algo).Loop == LoopOptimal && r.Blocked != 0 && !withErrors
+		if r.Traces != n || blocked {
+			t.Errorf("%s (%s dependency): %s explores %d complete traces and %d sleep-set-blocked ones, there are %d Mazurkiewicz classes", name, dep, algo, r.Traces, r.Blocked, n)
 		}
 	}
 	return true
@@ -160,13 +267,21 @@ func TestOptimalTestdata(t *testing.T) {
 	}
 }
 
+// awaitFree are the generator's options for the optimality tests: every
+// feature but awaits, whose blocking makes source-DPOR explore more than
+// one trace per class. Runtime errors stay: they disable every process
+// too, but only at the end of a trace; Optimal DPOR then may end
+// sleep-set-blocked traces (progen seeds 9, 14, 76 and 144 did), still one
+// complete trace per class.
+var awaitFree = func() progen.Options { o := progen.Default(); o.Await = false; return o }()
+
 // TestOptimalRandom: on generated programs without awaits, sdpor explores
 // exactly one complete trace per Mazurkiewicz class, under both dependency
 // modes.
 func TestOptimalRandom(t *testing.T) {
 	checked := 0
 	for seed := uint64(1); seed <= 150; seed++ {
-		src := randprog.Generate(seed, randprog.Options{})
+		src := progen.Generate(seed, awaitFree)
 		m, err := New(compileSrc(t, src), nil)
 		if err != nil {
 			t.Fatal(err)

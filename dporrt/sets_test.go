@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/icgen/icgen/internal/randprog"
+	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -278,7 +278,7 @@ func enabledPrograms(t *testing.T) map[string]*Machine {
 		out[filepath.Base(f)] = m
 	}
 	for seed := uint64(1); seed <= 40; seed++ {
-		out[fmt.Sprintf("randprog-%d", seed)] = newMachine(t, randprog.Generate(seed, randprog.Options{Awaits: true}), nil)
+		out[fmt.Sprintf("progen-%d", seed)] = newMachine(t, progen.Generate(seed, progen.Default()), nil)
 	}
 	return out
 }

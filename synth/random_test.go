@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"github.com/icgen/icgen/dporrt"
-	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/progen"
-	"github.com/icgen/icgen/internal/randprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -24,42 +22,33 @@ func randomPrograms(def int) int {
 	return def
 }
 
-// TestRandomDifferential explores generated programs with every algorithm
-// (cdpor with synthesized ICs) and checks each reaches exactly the final
-// states and findings dfs reaches. Two generators feed it: randprog (yields,
-// awaits, spawns, asserts, arrays) and progen, whose programs also call
-// funcs, loop across yields and raise runtime errors. Failing programs are
-// printed whole, with their seed, for replay.
+// TestRandomDifferential explores generated programs (internal/progen)
+// with the algorithms that use an IC file, given the ICs synthesized from
+// each program, and checks each reaches exactly the final states and
+// findings dfs reaches. Every algorithm without synthesized ICs is
+// compared with dfs on more programs by dporrt's TestDifferentialRandom,
+// which needs no solver. Failing programs are printed whole, with their
+// seed, for replay.
 func TestRandomDifferential(t *testing.T) {
-	for _, g := range []struct {
-		name string
-		n    int
-		gen  func(seed uint64) string
-	}{
-		{"randprog", randomPrograms(300), func(seed uint64) string { return randprog.Generate(seed, randprog.Options{Awaits: true}) }},
-		{"progen", randomPrograms(100), func(seed uint64) string { return progen.Generate(seed, progen.Default()) }},
-	} {
-		t.Run(g.name, func(t *testing.T) {
-			t.Parallel()
-			ran, skipped := 0, 0
-			for seed := uint64(1); seed <= uint64(g.n); seed++ {
-				src := g.gen(seed)
-				if randomDifferential(t, seed, src) {
-					ran++
-				} else {
-					skipped++
-				}
-			}
-			t.Logf("%s: %d generated programs explored by every algorithm, %d too big for dfs", g.name, ran, skipped)
-			if ran < g.n/2 {
-				t.Errorf("only %d of %d generated programs were small enough", ran, g.n)
-			}
-		})
+	n := randomPrograms(20) // synthesis takes about 2 s a program
+	ran, skipped := 0, 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		src := progen.Generate(seed, progen.Default())
+		if randomDifferential(t, seed, src) {
+			ran++
+		} else {
+			skipped++
+		}
+	}
+	t.Logf("%d generated programs explored with synthesized ICs, %d too big for dfs", ran, skipped)
+	if ran < n/2 {
+		t.Errorf("only %d of %d generated programs were small enough", ran, n)
 	}
 }
 
-// randomDifferential compares every algorithm with dfs on one generated
-// program; false when the program is too big for dfs.
+// randomDifferential compares the algorithms that use ICs, with the ICs
+// synthesized from the program, with dfs on one generated program; false
+// when the program is too big for dfs.
 func randomDifferential(t *testing.T, seed uint64, src string) bool {
 	t.Helper()
 	p, errs := lang.Compile(fmt.Sprintf("gen%d.blk", seed), []byte(src))
@@ -74,28 +63,27 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 	if oracle.Cut {
 		return false
 	}
-	var ics *ic.File
-	if seed%4 == 0 { // synthesis costs more than exploration: a quarter of the programs
-		// A pair that runs out of time has no constraints: sound, and
-		// the test stays bounded.
-		f, _, err := Run(context.Background(), p, Options{Workers: 1, Timeout: 2 * time.Second})
-		if err != nil {
-			t.Fatalf("seed %d: synth: %v", seed, err)
-		}
-		ics = f
+	// A pair that runs out of time has no constraints: sound, and the test
+	// stays bounded.
+	ics, _, err := Run(context.Background(), p, Options{Workers: 1, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatalf("seed %d: synth: %v", seed, err)
 	}
-	for _, info := range dporrt.Algorithms[1:] {
-		algo := info.Name
-		if info.NeedsICs && ics == nil {
+	for _, info := range dporrt.Algorithms {
+		if !info.NeedsICs {
 			continue
 		}
-		for _, dep := range []dporrt.DepMode{dporrt.Dynamic, dporrt.Static} {
-			r, err := dporrt.Explore(m, dporrt.Options{Algo: algo, Dep: dep, ICs: ics})
+		deps := []dporrt.DepMode{dporrt.Dynamic, dporrt.Static}
+		if info.StaticDep {
+			deps = deps[1:] // Explore would use Static for both
+		}
+		for _, dep := range deps {
+			r, err := dporrt.Explore(m, dporrt.Options{Algo: info.Name, Dep: dep, ICs: ics})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
 			if ok, why := r.Agrees(oracle); !ok {
-				t.Fatalf("seed %d: %s (dep %d) differs from dfs: %s\n%s", seed, algo, dep, why, src)
+				t.Fatalf("seed %d: %s (%s dependency) with synthesized ICs differs from dfs: %s\n%s", seed, info.Name, dep, why, src)
 			}
 		}
 	}
