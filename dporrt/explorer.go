@@ -191,6 +191,7 @@ type event struct {
 	// static ones (with observers: only those overwrite a value).
 	observed []Loc
 	wrote    []Loc
+	readFrom []observation // the writes it observes (with observers)
 }
 
 // enChange records that a process became enabled (on) or not at a level.

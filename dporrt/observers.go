@@ -56,13 +56,14 @@ func (x *explorer) observe(final bool) {
 	live := make(map[Loc]map[int]int) // per global: writers whose value is still in some cell, with how many
 	mark := func(k int, g Loc) { x.seq[k].observed = append(x.seq[k].observed, g) }
 	for _, ev := range x.seq {
-		ev.observed = ev.observed[:0]
+		ev.observed, ev.readFrom = ev.observed[:0], ev.readFrom[:0]
 	}
 	for k, ev := range x.seq {
 		for _, g := range ev.reads {
 			for w := range live[g] {
 				if w != k {
 					mark(w, g)
+					ev.readFrom = append(ev.readFrom, observation{w, g})
 				}
 			}
 		}
@@ -93,11 +94,20 @@ func (x *explorer) observe(final bool) {
 	}
 }
 
+// observation is a write an event observes: the writer's position and
+// the global (its first location).
+type observation struct {
+	writer int
+	global Loc
+}
+
 // observedRaces reverses the races of the maximal sequence under the
 // observer dependency (ISSTA'19 Fig. 1, lines 3-10): for a race of two
-// writes, dependent only because e' is observed, v ends with e' and then an
-// observer o that reads e”s value, so that in the reversed order o reads
-// e's; for any other race, v ends with e'. Every race of the sequence is
+// writes that is dependent only because e' is observed, v is
+// notdep(e, E).ê'.ê.(notobs(e, e', E) \ ê').ô: e' and e reversed, then the
+// events after e that neither observe the race nor follow an observer,
+// then the last observer o, which now reads e's value (see observedTail);
+// for any other race v is notdep(e, E).ê'. Every race of the sequence is
 // looked at, not only those of its new events: a new event can observe an
 // old write and make an old pair of writes a race.
 func (x *explorer) observedRaces() {
@@ -117,56 +127,65 @@ func (x *explorer) observedRaces() {
 			break
 		}
 		i, k := r[0], r[1]
-		o := -1
+		tail := []int{k}
 		if !beyondWrites(x.seq[i], x.seq[k]) {
-			o = x.observer(i, k) // two writes, dependent for an observer
+			tail = x.observedTail(i, k) // two writes, dependent for an observer
 		}
-		x.reverse(i, k, o)
+		x.reverse(i, tail)
 	}
 	for k := range x.seq { // back to the plain happens-before
 		x.clock(k)
 	}
 }
 
-// observer returns the position of the first event after e' = seq[k] that
-// observes e”s write of a location e = seq[i] also writes, and that can
-// follow v = notdep(e, E).ê': each of its predecessors after e is in v or
-// is e'. -1 when there is none such; the race is then reversed without an
-// observer, which explores more but misses nothing.
-func (x *explorer) observer(i, k int) int {
-	e, n := x.seq[i], x.seq[k]
+// observedTail returns the positions of e', e, notobs(e, e', E) \ e' and
+// the observer o, for the race of two writes e = seq[i] and e' = seq[k]:
+// o is the last event that observes e”s write of a global e writes too
+// and does not happen after another observer of it (it could not run
+// without that one); notobs are the events that happen after e, observe
+// nothing of the race, and happen after no observer. Where every observer
+// happens after another (the virtual last event of ObserveFinal is no
+// event: with it alone, there is none), the tail is e' alone, which
+// reverses the race without an observer: more traces, none missed.
+func (x *explorer) observedTail(i, k int) []int {
+	e := x.seq[i]
+	var obs []int
 	for j := k + 1; j < len(x.seq); j++ {
-		o := x.seq[j]
-		if !x.readsFrom(o, n, e.writes, k, j) {
-			continue
-		}
-		ok := true
-		for m := i + 1; m < j && ok; m++ {
-			if m != k && hb(x.seq[m], o) && hb(e, x.seq[m]) {
-				ok = false
+		for _, r := range x.seq[j].readFrom {
+			if r.writer == k && slices.Contains(e.writes, r.global) {
+				obs = append(obs, j)
+				break
 			}
 		}
-		if ok {
-			return j
+	}
+	o := -1
+	for a := len(obs) - 1; a >= 0 && o < 0; a-- {
+		o = obs[a]
+		for _, b := range obs {
+			if b != o && hb(x.seq[b], x.seq[o]) {
+				o = -1
+				break
+			}
 		}
 	}
-	return -1
-}
-
-// readsFrom reports whether o = seq[j] reads a location of locs that
-// w = seq[k] wrote, with no write of it between them.
-func (x *explorer) readsFrom(o, w *event, locs []Loc, k, j int) bool {
-	for _, l := range o.reads {
-		if !slices.Contains(locs, l) || !slices.Contains(w.writes, l) {
+	if o < 0 {
+		return []int{k}
+	}
+	tail := []int{k, i}
+	for j := i + 1; j < len(x.seq); j++ {
+		if j == k || slices.Contains(obs, j) || !hb(e, x.seq[j]) {
 			continue
 		}
-		overwritten := false
-		for m := k + 1; m < j && !overwritten; m++ {
-			overwritten = slices.Contains(x.seq[m].writes, l)
+		after := false
+		for _, b := range obs {
+			if hb(x.seq[b], x.seq[j]) {
+				after = true
+				break
+			}
 		}
-		if !overwritten {
-			return true
+		if !after {
+			tail = append(tail, j)
 		}
 	}
-	return false
+	return append(tail, o)
 }

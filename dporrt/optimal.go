@@ -49,8 +49,17 @@ func (x *explorer) optimal(depth int) {
 		f.wut = x.newWUT()
 		f.wut.insert([]*event{x.nextEvent(pid)})
 	}
+	explored := 0
 	for !x.stopped {
 		first, ok := f.wut.leftmost()
+		if !ok && explored == 0 {
+			// Every sequence the tree held was unrunnable (see below):
+			// start with the first process awake, as with an empty tree.
+			if pid, awake := x.awake(f); awake {
+				f.wut.insert([]*event{x.nextEvent(pid)})
+				continue
+			}
+		}
 		if !ok {
 			return
 		}
@@ -67,6 +76,7 @@ func (x *explorer) optimal(depth int) {
 			return
 		}
 		sub := f.wut.subtree(pid)
+		explored++
 		ev, spawned := x.step(pid, true)
 		f.done.add(pid)
 		f.wut.setFirst(pid, ev) // races inserted here now meet it as it ran
@@ -88,14 +98,7 @@ func (x *explorer) optimal(depth int) {
 			x.errorWakeups(f, len(x.seq)-1)
 		} else {
 			x.blockedRaces(len(x.seq)-1, spawned, x.reverseNow)
-			var sleep []sleeper
-			if !x.info.Observers {
-				// With observers, whether two events are dependent is known
-				// only once the sequence is maximal: no sleep sets, only the
-				// processes done at a level (ISSTA'19 Fig. 1, redundant).
-				sleep = x.childSleep(f, ev)
-			}
-			child := x.enter(sleep, ev, spawned)
+			child := x.enter(x.childSleep(f, ev), ev, spawned)
 			child.node, child.wut = node, sub
 			x.optimal(depth + 1)
 			x.leave()
@@ -137,7 +140,7 @@ func (x *explorer) detectRaces() {
 				x.cut("timeout")
 				return
 			}
-			x.reverse(i, k, -1)
+			x.reverse(i, []int{k})
 		}
 	}
 }
@@ -146,14 +149,15 @@ func (x *explorer) detectRaces() {
 // blocked process (see blockedRaces) at once, over the sequence as it is:
 // the virtual event is not part of the maximal sequence.
 func (x *explorer) reverseNow(i, k int) bool {
-	x.reverse(i, k, -1)
+	x.reverse(i, []int{k})
 	return false
 }
 
 // reverse inserts into wut(E'), E' = pre(E, e), the sequence v that
-// reverses the race of e = seq[i] with e' = seq[k]: the events after e
-// that do not happen after it (notdep(e, E)), then e”s, then, when o >= 0,
-// the observer seq[o]'s (see observedRaces); unless e' cannot
+// reverses the race of e = seq[i] with e' = seq[k], tail[0]: the events
+// after e that do not happen after it (notdep(e, E)), then the processes
+// of the events at tail (e' alone, or more for a race with observers: see
+// observedRaces); unless e' cannot
 // run there (the race is not reversible) or v is redundant: a process
 // asleep at E' is a weak initial of v (POPL'14 Alg. 2, line 5).
 //
@@ -161,20 +165,18 @@ func (x *explorer) reverseNow(i, k int) bool {
 // where v puts it, and with the dynamic dependency the locations it touches
 // there may differ from those it touched after e (the other events of v
 // run as they did: they do not depend on e).
-func (x *explorer) reverse(i, k, o int) {
-	e := x.seq[i]
+func (x *explorer) reverse(i int, tail []int) {
+	e, k := x.seq[i], tail[0]
 	v := make([]*event, 0, len(x.seq)-i)
 	for j := i + 1; j < len(x.seq); j++ {
-		if j != k && j != o && !x.seq[j].virtual && !hb(e, x.seq[j]) {
+		if j != k && !x.seq[j].virtual && !hb(e, x.seq[j]) {
 			v = append(v, x.seq[j])
 		}
 	}
-	for _, j := range []int{k, o} {
-		if j >= 0 {
-			last := x.staticEvent(x.seq[j])
-			last.err = x.seq[j].err // an error is dependent on everything
-			v = append(v, last)
-		}
+	for _, j := range tail {
+		last := x.staticEvent(x.seq[j])
+		last.err = x.seq[j].err // an error is dependent on everything
+		v = append(v, last)
 	}
 	f := x.levels[i]
 	if x.redundant(f, v) || !x.reversible(i, k) {
