@@ -25,15 +25,14 @@ import (
 // Observation depends on the events that come later, so the races of a
 // sequence are known only once it is maximal: observedRaces then computes
 // happens-before under the observer dependency, reverses the races, and
-// puts back the plain happens-before the loop goes on with. There are no
-// sleep sets (whether a process asleep would stay independent of what
-// follows is not known when it is put to sleep): a reversal is redundant
-// when a process already explored from its level is a weak initial of it
-// (ISSTA'19 Fig. 1, redundant(E', done)). Weak initials, in the wakeup
-// trees and there, are judged under the plain dependency, which has more
-// dependencies than the observer one: fewer weak initials, so a reversal
-// is kept in some cases the observer dependency would drop, never the
-// other way.
+// puts back the plain happens-before the loop goes on with. Sleep sets and
+// weak initials (in the wakeup trees and for redundancy) are those of the
+// plain dependency, which does not depend on what comes later: a trace
+// equivalent under it to an explored one is equivalent under the observer
+// dependency too, so they drop nothing the observers need. The ISSTA'19
+// paper (Fig. 1) drops sleep sets here and checks redundancy against the
+// processes done at every prefix; without sleep sets odpor-ob explored
+// more traces than odpor.
 
 // writeWriteObserved reports whether a and b, which neither read what the
 // other writes, are dependent through a location both write and one of
