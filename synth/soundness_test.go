@@ -168,7 +168,7 @@ func TestSoundness(t *testing.T) {
 			checked, unevaluable := 0, 0
 			for _, pr := range f.Pairs {
 				a, b := p.Block(pr.A), p.Block(pr.B)
-				fm := encode.Pair(a, b, syms, p.Invariants...)
+				fm := encode.Build(encode.Merged, a, b, syms, p.Invariants...)
 				// Constraints speak of the states where the invariants hold.
 				invariant := func(env dporrt.ICEnv) bool {
 					for _, c := range f.Invariants {
