@@ -21,6 +21,10 @@ type Options struct {
 	_              struct{}
 }
 
+// MaxUndecided is the number of regions of F the solver may fail to decide
+// before the enumeration stops (each costs up to a check's budget).
+const MaxUndecided = 4
+
 // Result is a cover of F(a,b) by proven implicants.
 type Result struct {
 	Constraints []ic.Constraint // sorted by text; each one proven to imply F
@@ -181,6 +185,9 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 			// The solver cannot show this cube implies F: leave its region
 			// without a constraint and go on with the rest.
 			skipped++
+			if skipped > MaxUndecided {
+				return stop(fmt.Sprintf("solver could not decide more than %d region(s) of F", MaxUndecided))
+			}
 			block(lits)
 			continue
 		}

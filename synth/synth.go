@@ -168,6 +168,22 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 	if err != nil {
 		return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
 	}
+	if !res.Complete && fm.IsMerged() {
+		// The merged formula's finer atoms can leave the solver undecided
+		// where the path formula's cover completes: never end worse than
+		// the path encoding when it can be built.
+		if fp := encode.Pair(a, b, syms, invs...); fp.Unknown == "" {
+			rp, err := allsat.Cover(fp, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+			if err != nil {
+				return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+			}
+			if rp.Complete {
+				rp.Checks += res.Checks
+				fm, res = fp, rp
+				out.Notes = append(append([]string(nil), fm.Inexact...), "covered with the path encoding (the merged cover was incomplete)")
+			}
+		}
+	}
 	out.Constraints = res.Constraints
 	switch {
 	case !res.Complete:
