@@ -21,6 +21,10 @@ type Options struct {
 	_              struct{}
 }
 
+// MaxUndecided is the number of regions of F the solver may fail to decide
+// before the enumeration stops (each costs up to a check's budget).
+const MaxUndecided = 4
+
 // Result is a cover of F(a,b) by proven implicants.
 type Result struct {
 	Constraints []ic.Constraint // sorted by text; each one proven to imply F
@@ -50,33 +54,30 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 	if opts.MaxConstraints <= 0 {
 		opts.MaxConstraints = 256
 	}
-	switch {
-	case f.F.IsTrue():
-		res.Constraints = []ic.Constraint{ic.NewConstraint(&ic.Expr{Op: "true"})}
+	if f.Trivial() != 0 {
 		res.Complete = true
-		return res, nil
-	case f.F.IsFalse():
-		res.Complete = true
+		if f.Trivial() > 0 {
+			res.Constraints = []ic.Constraint{ic.NewConstraint(&ic.Expr{Op: "true"})}
+		}
 		return res, nil
 	}
-	atoms := Atoms(f.F)
-	assume := f.Assume
-	decls := encode.Collect(append([]*ts.Term{f.F, assume}, atoms...)...)
+	pb := coverProblem(f)
+	atoms := pb.atoms
 	var text strings.Builder
-	text.WriteString(decls.Declarations())
+	text.WriteString(pb.decls)
 	for i := range atoms {
 		fmt.Fprintf(&text, "(declare-const |@b%d| Bool)\n", i)
 	}
-	fmt.Fprintf(&text, "(assert %s)\n", encode.SMT(f.F))
-	fmt.Fprintf(&text, "(assert %s)\n", encode.SMT(assume))
-	for _, a := range atoms {
-		fmt.Fprintf(&text, "(assert %s)\n", encode.SMT(a))
+	fmt.Fprintf(&text, "(assert %s)\n", pb.f)
+	fmt.Fprintf(&text, "(assert %s)\n", pb.assume)
+	for _, a := range pb.atomSMT {
+		fmt.Fprintf(&text, "(assert %s)\n", a)
 	}
 	for i := range atoms {
 		fmt.Fprintf(&text, "(assert |@b%d|)\n", i)
 	}
-	for i, a := range atoms {
-		fmt.Fprintf(&text, "(assert (= |@b%d| %s))\n", i, encode.SMT(a))
+	for i, a := range pb.atomSMT {
+		fmt.Fprintf(&text, "(assert (= |@b%d| %s))\n", i, a)
 	}
 	sess, err := newSession(opts)
 	if err != nil {
@@ -87,8 +88,9 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding F(%s, %s): %v", f.A.ID, f.B.ID, err)
 	}
+	decls := pb.formula
 	n := len(atoms)
-	cost, levels := globalCosts(atoms)
+	cost, levels := pb.cost, levels(pb.cost)
 	fF, inv, atomH, bH, defs := hs[0], hs[1], hs[2:2+n], hs[2+n:2+2*n], hs[2+2*n:]
 
 	models := sess.newSolver() // the invariants, F and the blocking clauses
@@ -183,6 +185,9 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 			// The solver cannot show this cube implies F: leave its region
 			// without a constraint and go on with the rest.
 			skipped++
+			if skipped > MaxUndecided {
+				return stop(fmt.Sprintf("solver could not decide more than %d region(s) of F", MaxUndecided))
+			}
 			block(lits)
 			continue
 		}
@@ -227,7 +232,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 			k++
 		}
 		block(kept)
-		c, ok, err := emit(sess, decls, f, atoms, kept, each())
+		c, ok, err := emit(sess, decls, atoms, kept, each())
 		if err != nil {
 			return nil, err
 		}
@@ -243,21 +248,18 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 	}
 }
 
-// globalCosts returns the number of distinct globals each atom reads, and
-// the distinct counts in increasing order.
-func globalCosts(atoms []*ts.Term) ([]int, []int) {
-	cost := make([]int, len(atoms))
+// levels returns the distinct costs in increasing order.
+func levels(cost []int) []int {
 	have := map[int]bool{}
-	var levels []int
-	for i, a := range atoms {
-		cost[i] = len(Globals(a))
-		if !have[cost[i]] {
-			have[cost[i]] = true
-			levels = append(levels, cost[i])
+	var out []int
+	for _, c := range cost {
+		if !have[c] {
+			have[c] = true
+			out = append(out, c)
 		}
 	}
-	sort.Ints(levels)
-	return cost, levels
+	sort.Ints(out)
+	return out
 }
 
 // Globals returns the names of the globals a term reads, sorted.
@@ -288,10 +290,15 @@ type lit struct {
 
 // emit turns an implicant into a constraint in canonical form, proving the
 // canonical form again (C & !F unsat); if that proof fails or is not
-// reached, the raw implicant, proven by the enumeration, is used.
-func emit(sess *session, decls encode.Decls, f *encode.Formula, atoms []*ts.Term, kept []lit, deadline time.Time) (ic.Constraint, bool, error) {
+// reached, the raw implicant, proven by the enumeration, is used. An atom
+// without a tree form (nil: too large to print) makes the implicant
+// unwritable.
+func emit(sess *session, fm *formulaText, atoms []*ts.Term, kept []lit, deadline time.Time) (ic.Constraint, bool, error) {
 	terms := make([]*ts.Term, len(kept))
 	for k, l := range kept {
+		if atoms[l.atom] == nil {
+			return ic.Constraint{}, false, nil
+		}
 		terms[k] = atoms[l.atom]
 		if !l.pos {
 			terms[k] = ts.Unary(lang.OpNot, atoms[l.atom])
@@ -303,7 +310,7 @@ func emit(sess *session, decls encode.Decls, f *encode.Formula, atoms []*ts.Term
 	}
 	canon := ic.Canon(raw)
 	if canon.String() != raw.String() {
-		proved, err := sess.proves(decls, canon, f, deadline)
+		proved, err := sess.proves(fm, canon, deadline)
 		if err != nil {
 			return ic.Constraint{}, false, err
 		}
@@ -381,7 +388,7 @@ func Prove(f *encode.Formula, c *ic.Expr, opts Options) (bool, error) {
 		return false, err
 	}
 	defer sess.close()
-	return sess.proves(encode.Collect(f.F, f.NoOverflow, f.Assume), c, f, deadline(opts))
+	return sess.proves(textOf(f), c, deadline(opts))
 }
 
 func deadline(opts Options) time.Time {
@@ -389,6 +396,48 @@ func deadline(opts Options) time.Time {
 		return time.Now().Add(opts.Timeout)
 	}
 	return time.Time{}
+}
+
+// CheckSwapped checks, as [Check] does, that F holds wherever the two
+// orders end in states equal modulo process naming (f.Swapped, or
+// f.SwappedR in the merged encoding): only then is an exact cover exact
+// modulo naming too.
+func CheckSwapped(f *encode.Formula, opts Options) (*Checked, error) {
+	if !f.IsMerged() {
+		return Check(f, f.Swapped, opts)
+	}
+	g := f.Graph
+	switch {
+	case g.IsFalse(f.SwappedR), f.SwappedR == f.FR:
+		return &Checked{Verdict: Proven}, nil
+	}
+	sess, err := newSession(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.close()
+	roots := []ts.Ref{f.FR, f.AssumeR, f.NoOverflowR, f.SwappedR}
+	d := encode.CollectGraph(g, roots...)
+	defs, exprs := encode.GraphSMT(g, roots...)
+	fm := &formulaText{decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], syms: d.Syms}
+	dl := deadline(opts)
+	if dl.IsZero() {
+		dl = time.Now().Add(2 * time.Second)
+		if opts.CheckTimeout > 0 {
+			dl = time.Now().Add(opts.CheckTimeout)
+		}
+	}
+	st, why, model, err := sess.refute(fm, exprs[3], dl, fm.syms)
+	if err != nil {
+		return nil, err
+	}
+	switch st {
+	case unsat:
+		return &Checked{Verdict: Proven}, nil
+	case sat:
+		return &Checked{Verdict: Refuted, Model: model}, nil
+	}
+	return &Checked{Reason: "solver: " + why}, nil
 }
 
 // Verdict is the answer of [Check].
@@ -434,7 +483,7 @@ func Check(f *encode.Formula, c *ts.Term, opts Options) (*Checked, error) {
 		return nil, err
 	}
 	defer sess.close()
-	decls := encode.Collect(f.F, f.NoOverflow, f.Assume, c)
+	fm := textOf(f, c)
 	dl := deadline(opts)
 	if dl.IsZero() {
 		dl = time.Now().Add(2 * time.Second)
@@ -442,7 +491,7 @@ func Check(f *encode.Formula, c *ts.Term, opts Options) (*Checked, error) {
 			dl = time.Now().Add(opts.CheckTimeout)
 		}
 	}
-	st, why, model, err := sess.refute(decls.Declarations(), encode.SMT(c), f, dl, decls.Syms)
+	st, why, model, err := sess.refute(fm, fm.extra[0], dl, fm.syms)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,14 @@
 // ([ic.Canon], proven again, else the raw implicant is kept), emitted and
 // blocked, until F has no model left.
 //
+// F comes in either encoding (package encode): tree terms (paths) or a
+// term graph (merged), printed for the solver with every shared subterm
+// defined once; the merged encoding's atoms are its branch conditions and
+// the comparisons left once ites are lifted out of atoms
+// ([GraphAtoms]). An atom too large to print as a tree can be a literal of
+// the enumeration but not of a constraint: such a region is left without
+// one and the cover is incomplete.
+//
 // # Contracts
 //
 //   - Every emitted constraint C is proven: C & !F is unsat. Unknown is

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/z3"
 	"github.com/icgen/icgen/ts"
@@ -129,19 +128,19 @@ func (v *solver) coreAtoms(indicators []handle) map[int]bool {
 
 // proves reports whether c implies F where the invariants hold: Assume &
 // c & !F is unsat, in a fresh solver.
-func (s *session) proves(decls encode.Decls, c *ic.Expr, f *encode.Formula, deadline time.Time) (bool, error) {
-	st, _, _, err := s.refute(decls.Declarations(), ic.SMTLIB(c), f, deadline, nil)
+func (s *session) proves(fm *formulaText, c *ic.Expr, deadline time.Time) (bool, error) {
+	st, _, _, err := s.refute(fm, ic.SMTLIB(c), deadline, nil)
 	return st == unsat, err
 }
 
-// refute checks Assume & c & !F (c in SMT-LIB2, over decls) in a fresh
-// solver. When it is sat, the values of the constants syms in the model
-// are returned. A c the declarations do not cover is not provable here:
-// unknown.
-func (s *session) refute(decls, c string, f *encode.Formula, deadline time.Time, syms []*ts.Sym) (status, string, []Value, error) {
+// refute checks Assume & c & !F (c in SMT-LIB2, over fm's declarations)
+// in a fresh solver. When it is sat, the values of the constants syms in
+// the model are returned. A c the declarations do not cover is not
+// provable here: unknown.
+func (s *session) refute(fm *formulaText, c string, deadline time.Time, syms []*ts.Sym) (status, string, []Value, error) {
 	var text strings.Builder
-	text.WriteString(decls)
-	fmt.Fprintf(&text, "(assert (and %s %s (not %s)))\n", encode.SMT(f.Assume), c, encode.SMT(f.F))
+	text.WriteString(fm.decls)
+	fmt.Fprintf(&text, "(assert (and %s %s (not %s)))\n", fm.assume, c, fm.f)
 	hs, err := s.ctx.Parse(text.String())
 	if err != nil {
 		return unknown, "the condition mentions names F does not: " + err.Error(), nil, nil

@@ -43,6 +43,40 @@ type Formula struct {
 	// does not hold there: F is exact only if Swapped implies F, which a
 	// solver must decide (synth does).
 	Swapped *ts.Term
+
+	// The merged encoding ([PairMerged]) leaves F, NoOverflow, Assume and
+	// Swapped nil and holds them as terms of Graph: FR, NoOverflowR,
+	// AssumeR and SwappedR. Merged are its systems T(a.b) and T(b.a).
+	Graph                              *ts.Graph
+	Merged                             [2]*ts.Merged
+	FR, NoOverflowR, AssumeR, SwappedR ts.Ref
+	// Fallback says why the merged encoding was asked for and the path
+	// encoding used instead (empty otherwise).
+	Fallback string
+}
+
+// IsMerged reports whether the formula is held in a graph (the merged
+// encoding) rather than as tree terms.
+func (f *Formula) IsMerged() bool { return f.Graph != nil }
+
+// Trivial is 1 when F is the constant true, -1 when it is false, 0
+// otherwise.
+func (f *Formula) Trivial() int {
+	switch {
+	case f.IsMerged() && f.Graph.IsTrue(f.FR), !f.IsMerged() && f.F.IsTrue():
+		return 1
+	case f.IsMerged() && f.Graph.IsFalse(f.FR), !f.IsMerged() && f.F.IsFalse():
+		return -1
+	}
+	return 0
+}
+
+// Encoding is the encoding the formula was built with.
+func (f *Formula) Encoding() Encoding {
+	if f.IsMerged() {
+		return Merged
+	}
+	return Paths
 }
 
 // Pair builds F(a,b) for block a run by one process and block b by another

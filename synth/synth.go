@@ -22,6 +22,8 @@ type Options struct {
 	Timeout      time.Duration // budget per pair (0: none)
 	CheckTimeout time.Duration // budget per solver check (0: allsat's default)
 	Rlimit       uint64        // Z3 resource limit per solver check (0: none)
+	// Encoding is how F(a,b) is built (the zero value: encode.Merged).
+	Encoding encode.Encoding
 	// Progress, when set, is called after each pair (from one goroutine at
 	// a time) with the number of pairs done and the total.
 	Progress func(done, total int)
@@ -160,11 +162,27 @@ func skeleton(p *lang.Program) (*ic.File, error) {
 
 // pair synthesizes the constraints of one pair.
 func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Options) (ic.Pair, map[string]*ts.Fn, int, error) {
-	fm := encode.Pair(a, b, syms, invs...)
+	fm := encode.Build(opts.Encoding, a, b, syms, invs...)
 	out := ic.Pair{A: a.ID, B: b.ID, Constraints: []ic.Constraint{}, Notes: fm.Inexact}
 	res, err := allsat.Cover(fm, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
 	if err != nil {
 		return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+	}
+	if !res.Complete && fm.IsMerged() {
+		// The merged formula's finer atoms can leave the solver undecided
+		// where the path formula's cover completes: never end worse than
+		// the path encoding when it can be built.
+		if fp := encode.Pair(a, b, syms, invs...); fp.Unknown == "" {
+			rp, err := allsat.Cover(fp, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+			if err != nil {
+				return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+			}
+			if rp.Complete {
+				rp.Checks += res.Checks
+				fm, res = fp, rp
+				out.Notes = append(append([]string(nil), fm.Inexact...), "covered with the path encoding (the merged cover was incomplete)")
+			}
+		}
 	}
 	out.Constraints = res.Constraints
 	switch {
@@ -178,10 +196,10 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 		out.Status = ic.Conditional
 	}
 	out.Exact = res.Complete && fm.Exact
-	if out.Exact && !fm.Swapped.IsFalse() && !fm.Swapped.Equal(fm.F) {
+	if out.Exact && swappable(fm) {
 		// The orders may end equal modulo process naming where F does not
 		// hold: then the constraints are sufficient, not exact.
-		chk, err := allsat.Check(fm, fm.Swapped, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+		chk, err := allsat.CheckSwapped(fm, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
 		if err != nil {
 			return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
 		}
@@ -194,10 +212,33 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 	return out, usedFns(fm), res.Checks, nil
 }
 
+// swappable reports whether the two orders may end in states equal modulo
+// process naming other than where F holds.
+func swappable(fm *encode.Formula) bool {
+	if fm.IsMerged() {
+		return !fm.Graph.IsFalse(fm.SwappedR) && fm.SwappedR != fm.FR
+	}
+	return !fm.Swapped.IsFalse() && !fm.Swapped.Equal(fm.F)
+}
+
+// MaxGuardText bounds the text of a pair's overflow guard in the merged
+// encoding, where it is a graph that must be printed as a tree.
+const MaxGuardText = 1 << 20
+
 // guard records the pair's overflow guard, which its constraints need.
 func guard(out *ic.Pair, fm *encode.Formula) {
-	if !fm.NoOverflow.IsTrue() && len(out.Constraints) > 0 {
-		if e, err := allsat.ToExpr(fm.NoOverflow); err == nil {
+	noOverflow := fm.NoOverflow
+	if fm.IsMerged() {
+		t, ok := fm.Graph.Term(fm.NoOverflowR, MaxGuardText)
+		if !ok && len(out.Constraints) > 0 {
+			out.Constraints, out.Status, out.Exact = []ic.Constraint{}, ic.Unknown, false
+			out.Reason = fmt.Sprintf("overflow condition too large to write (more than %d characters)", MaxGuardText)
+			return
+		}
+		noOverflow = t
+	}
+	if noOverflow != nil && !noOverflow.IsTrue() && len(out.Constraints) > 0 {
+		if e, err := allsat.ToExpr(noOverflow); err == nil {
 			out.NoOverflow = e
 		} else {
 			// The guard cannot be written down: keep no constraint rather
@@ -211,6 +252,14 @@ func guard(out *ic.Pair, fm *encode.Formula) {
 // usedFns are the uninterpreted functions the pair's systems use.
 func usedFns(fm *encode.Formula) map[string]*ts.Fn {
 	used := map[string]*ts.Fn{}
+	if fm.IsMerged() {
+		for _, m := range fm.Merged {
+			for k, fn := range m.Fns {
+				used[k] = fn
+			}
+		}
+		return used
+	}
 	for _, s := range []*ts.System{fm.AB, fm.BA} {
 		for _, t := range s.Transitions {
 			for k, fn := range t.Fns {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
 )
@@ -105,13 +106,15 @@ func TestUnknown(t *testing.T) {
 	ifs := strings.Repeat("if (x > 0) { y = y + 1; } else { y = y - 1; }\n", 13)
 	cases := []struct {
 		name, src, a, b, reason string
+		enc                     encode.Encoding
 	}{
 		// Commutes exactly where x^3 + y^3 == z^3 with x, y, z > 1, which
 		// never holds; the solver cannot show that within its budget.
 		{"non-linear", `global int x, y, z, w;
 proc a() { if (x*x*x + y*y*y == z*z*z && x > 1 && y > 1 && z > 1) { w = 0; } else { w = 1; } }
-proc b() { w = 0; }`, "a", "b", "timeout"},
-		{"too many paths", "global int x, y;\nproc a() {\n" + ifs + "}\nproc b() { x = 1; }", "a", "b", "more than 4096 paths"},
+proc b() { w = 0; }`, "a", "b", "timeout", encode.Merged},
+		// The path encoding's limit (the merged encoding has no such limit).
+		{"too many paths", "global int x, y;\nproc a() {\n" + ifs + "}\nproc b() { x = 1; }", "a", "b", "more than 4096 paths", encode.Paths},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,7 +123,7 @@ proc b() { w = 0; }`, "a", "b", "timeout"},
 			if errs != nil {
 				t.Fatal(errs)
 			}
-			f, _, err := Run(context.Background(), p, Options{Timeout: 5 * time.Second, CheckTimeout: 300 * time.Millisecond})
+			f, _, err := Run(context.Background(), p, Options{Timeout: 5 * time.Second, CheckTimeout: 300 * time.Millisecond, Encoding: tc.enc})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,16 @@
 // [Pair] build T(a.b) and T(b.a) by binding the second block's inputs to the
 // first's outputs.
 //
+// [MergeBlock] and [ComposeMerged] build the same systems by symbolic
+// execution that merges at join points ([Merged]): one final state whose
+// values are ite terms over the branch conditions, in a hash-consed term
+// graph ([Graph], terms named by integer ids, never by printed text), with
+// error-freedom (OK), the overflow guard, spawns and failed asserts each
+// kept under the condition where they happen. Its size is linear in the
+// block's where the paths are exponentially many (k sequential ifs: 2^k
+// paths). Blocks whose code may go round a loop holding an interleaving
+// point are left to the path executor (Unknown says so).
+//
 // # Contracts
 //
 //   - The executor runs the same IR as the interpreter (package dporrt) and
@@ -34,7 +44,8 @@
 //
 // # Limits
 //
-// At most [MaxPaths] paths per system, [MaxPathSteps] nodes per path and
+// Merged systems: at most [MaxGraph] terms per graph. Path systems: at
+// most [MaxPaths] paths per system, [MaxPathSteps] nodes per path and
 // [MaxWork] nodes in all; beyond that the system is unknown. The last two
 // are far below the interpreter's block budget, so no path a system keeps
 // could run out of it.

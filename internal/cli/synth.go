@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/synth"
 	"github.com/spf13/cobra"
@@ -24,6 +25,7 @@ func newSynthCmd(e *env) *cobra.Command {
 		checkTO time.Duration
 		rlimit  uint64
 		quiet   bool
+		encName string
 	)
 	cmd := &cobra.Command{
 		Use:   "synth FILE",
@@ -56,6 +58,10 @@ smtlib (each constraint a define-fun over declared state variables).
 			default:
 				return badInput("--format %q: want json, text or smtlib", format)
 			}
+			enc, err := encode.ParseEncoding(encName)
+			if err != nil {
+				return badInput("--encoding: %v", err)
+			}
 			l, err := e.load(args[0], false)
 			if err != nil {
 				return err
@@ -69,7 +75,7 @@ smtlib (each constraint a define-fun over declared state variables).
 			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
-			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit}
+			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit, Encoding: enc}
 			showProgress := !quiet && isTerminal(e.stderr)
 			if showProgress {
 				opts.Progress = func(done, total int) {
@@ -127,6 +133,7 @@ smtlib (each constraint a define-fun over declared state variables).
 	f.DurationVar(&checkTO, "check-timeout", 2*time.Second, "budget per solver check (non-linear arithmetic can need a bound)")
 	f.Uint64Var(&rlimit, "rlimit", 0, "Z3 resource limit per solver check, deterministic (0: none)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary on stderr")
+	f.StringVar(&encName, "encoding", "merged", "how F(a,b) is built: merged (one equality of merged final states, linear in the blocks) or paths (a disjunction over pairs of paths, exponential in branches)")
 	return cmd
 }
 

@@ -1,0 +1,148 @@
+package allsat
+
+import (
+	"github.com/icgen/icgen/encode"
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/ts"
+)
+
+// formulaText is F(a,b) as the solver reads it, for either encoding:
+// declarations (and, for the merged encoding, the definitions of shared
+// subterms), F, the invariants, and any extra terms asked for.
+type formulaText struct {
+	decls     string
+	f, assume string
+	extra     []string
+	syms      []*ts.Sym // the input symbols mentioned
+}
+
+// textOf prints f, and extra conditions (tree terms, for either encoding).
+func textOf(f *encode.Formula, extra ...*ts.Term) *formulaText {
+	if f.IsMerged() {
+		g := f.Graph
+		roots := []ts.Ref{f.FR, f.AssumeR, f.NoOverflowR}
+		for _, t := range extra {
+			roots = append(roots, g.FromTerm(t))
+		}
+		d := encode.CollectGraph(g, roots...)
+		defs, exprs := encode.GraphSMT(g, roots...)
+		return &formulaText{decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], extra: exprs[3:], syms: d.Syms}
+	}
+	d := encode.Collect(append([]*ts.Term{f.F, f.NoOverflow, f.Assume}, extra...)...)
+	out := &formulaText{decls: d.Declarations(), f: encode.SMT(f.F), assume: encode.SMT(f.Assume), syms: d.Syms}
+	for _, t := range extra {
+		out.extra = append(out.extra, encode.SMT(t))
+	}
+	return out
+}
+
+// problem is what the cover enumerates over: the formula, its atoms as
+// SMT-LIB2 and as tree terms (nil when too large to print), and the
+// number of globals each atom reads.
+type problem struct {
+	formula *formulaText
+	decls   string
+	f       string
+	assume  string
+	atoms   []*ts.Term
+	atomSMT []string
+	cost    []int
+}
+
+// MaxAtomText bounds the text of one atom printed as a tree; a larger
+// atom can still be a literal of the enumeration but not of a constraint.
+const MaxAtomText = 1 << 14
+
+func coverProblem(f *encode.Formula) *problem {
+	if !f.IsMerged() {
+		atoms := Atoms(f.F)
+		d := encode.Collect(append([]*ts.Term{f.F, f.Assume}, atoms...)...)
+		p := &problem{formula: textOf(f), decls: d.Declarations(), f: encode.SMT(f.F), assume: encode.SMT(f.Assume), atoms: atoms}
+		for _, a := range atoms {
+			p.atomSMT = append(p.atomSMT, encode.SMT(a))
+			p.cost = append(p.cost, len(Globals(a)))
+		}
+		return p
+	}
+	g := f.Graph
+	refs := GraphAtoms(g, f.FR)
+	roots := append([]ts.Ref{f.FR, f.AssumeR}, refs...)
+	d := encode.CollectGraph(g, roots...)
+	defs, exprs := encode.GraphSMT(g, roots...)
+	p := &problem{formula: textOf(f), decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], atomSMT: exprs[2:]}
+	for _, a := range refs {
+		t, ok := g.Term(a, MaxAtomText)
+		if !ok {
+			t = nil
+		}
+		p.atoms = append(p.atoms, t)
+		p.cost = append(p.cost, graphGlobals(g, a))
+	}
+	return p
+}
+
+// graphGlobals is the number of distinct globals a graph term reads.
+func graphGlobals(g *ts.Graph, r ts.Ref) int {
+	seen := map[string]bool{}
+	g.Reach(func(x ts.Ref) {
+		if g.Kind(x) == ts.KSym && g.Sym(x).Kind == ts.SymGlobal {
+			seen[g.Sym(x).Name] = true
+		}
+	}, r)
+	return len(seen)
+}
+
+// GraphAtoms is [Atoms] over a graph term: its leaves below and/or/not,
+// the conditions of the ites inside them, and the sign conditions hidden
+// in truncated division, in first-occurrence order.
+func GraphAtoms(g *ts.Graph, root ts.Ref) []ts.Ref {
+	var out []ts.Ref
+	added := map[ts.Ref]bool{}
+	add := func(a ts.Ref) {
+		if g.Kind(a) == ts.KConst || added[a] {
+			return
+		}
+		added[a] = true
+		out = append(out, a)
+	}
+	seenB, seenI := map[ts.Ref]bool{}, map[ts.Ref]bool{}
+	var boolWalk, intWalk func(ts.Ref)
+	boolWalk = func(b ts.Ref) {
+		if seenB[b] {
+			return
+		}
+		seenB[b] = true
+		if g.Kind(b) == ts.KOp && (g.Op(b) == lang.OpAnd || g.Op(b) == lang.OpOr || g.Op(b) == lang.OpNot) {
+			for _, a := range g.Args(b) {
+				boolWalk(a)
+			}
+			return
+		}
+		add(b)
+		for _, a := range g.Args(b) {
+			intWalk(a)
+		}
+	}
+	intWalk = func(x ts.Ref) {
+		if seenI[x] {
+			return
+		}
+		seenI[x] = true
+		args := g.Args(x)
+		switch g.Kind(x) {
+		case ts.KIte:
+			boolWalk(args[0])
+		case ts.KDiv, ts.KMod:
+			add(g.Binary(lang.OpGe, args[0], g.Int(0)))
+		}
+		for i, a := range args {
+			if g.Sort(a) == ts.SortBool && !(g.Kind(x) == ts.KIte && i == 0) {
+				boolWalk(a)
+			} else {
+				intWalk(a)
+			}
+		}
+	}
+	boolWalk(root)
+	return out
+}

@@ -1,0 +1,17 @@
+// Package encode builds F(a,b), the states where running block a then b and
+// b then a are both possible, error-free and end in the same state (DESIGN
+// decision 4), in one of two encodings ([Encoding]):
+//
+//   - [PairMerged] (the default, "merged"): both orders as merged systems
+//     (package ts, [ts.MergeBlock]), F as their OK conditions and one
+//     equality of their final states, over a hash-consed term graph. Ites
+//     are then lifted out of atoms, so the cover's literals are branch
+//     conditions and plain comparisons (ite(c, 0, 1) == 1 becomes !c).
+//     [GraphSMT] prints it with every shared subterm defined once: linear
+//     in the graph. What it does not model falls back to [Pair], with the
+//     reason in Formula.Fallback.
+//   - [Pair] ("paths", CDPOR Def. 5): a disjunction over pairs of paths of
+//     the two orders, exponential in the number of branches; kept for
+//     comparison. A test proves the two encodings equivalent on every pair
+//     of the corpus (package allsat).
+package encode

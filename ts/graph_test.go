@@ -1,0 +1,76 @@
+package ts
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/icgen/icgen/lang"
+)
+
+func TestGraphHashConsing(t *testing.T) {
+	t.Parallel()
+	g := NewGraph()
+	x := g.SymRef(&Sym{Name: "x", Sort: SortInt})
+	y := g.SymRef(&Sym{Name: "y", Sort: SortInt})
+	c := g.Binary(lang.OpGt, x, y)
+	if g.Binary(lang.OpAdd, x, y) != g.Binary(lang.OpAdd, x, y) {
+		t.Error("x + y built twice has two ids")
+	}
+	if g.Not(g.Not(c)) != c || g.Not(c) != g.Binary(lang.OpLe, x, y) {
+		t.Error("negation is not pushed into the comparison")
+	}
+	if !g.IsFalse(g.And(c, g.Not(c))) || !g.IsTrue(g.Or(c, g.Not(c))) {
+		t.Error("c && !c or c || !c not decided")
+	}
+	b := g.SymRef(&Sym{Name: "b", Sort: SortBool})
+	if g.Ite(c, x, x) != x || g.Ite(g.Not(b), x, y) != g.Ite(b, y, x) {
+		t.Error("ite not simplified")
+	}
+	// Read over write through an ite of stores at constant indices.
+	a := g.SymRef(&Sym{Name: "a", Sort: SortArray})
+	arr := g.Ite(c, g.Store(a, g.Int(1), x), g.Store(a, g.Int(2), y))
+	if got := g.Select(arr, g.Int(1)); got != g.Ite(c, x, g.Select(a, g.Int(1))) {
+		t.Errorf("a'[1] is node %d, want ite(c, x, a[1])", got)
+	}
+	// A doubling chain is a DAG of k nodes whose tree is 2^k long.
+	r := x
+	for i := 0; i < 40; i++ {
+		r = g.Binary(lang.OpAdd, r, r)
+	}
+	if _, ok := g.Term(r, 1<<16); ok {
+		t.Error("the tree of a 40-fold doubling fits in 64 KiB")
+	}
+}
+
+// TestMergeLinear: k sequential ifs have 2^k paths; their merged system
+// stays linear in k.
+func TestMergeLinear(t *testing.T) {
+	t.Parallel()
+	size := func(k int) int {
+		var b strings.Builder
+		for i := 0; i < k; i++ {
+			fmt.Fprintf(&b, "global int g%d;\n", i)
+		}
+		b.WriteString("proc p(int v) {\n")
+		for i := 0; i < k; i++ {
+			fmt.Fprintf(&b, "  if (g%d > v) { g%d = g%d - v; } else { g%d = v; }\n", i, i, i, i)
+		}
+		b.WriteString("}\n")
+		prog, errs := lang.Compile("k.blk", []byte(b.String()))
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		syms := NewSymbols(prog)
+		g := NewGraph()
+		m := ComposeMerged(MergeBlock(prog.Blocks[0], 0, syms, g), MergeBlock(prog.Blocks[0], 1, syms, g), syms)
+		if m.Unknown != "" || len(m.Globals) != k {
+			t.Fatalf("k = %d: unknown %q, %d globals written", k, m.Unknown, len(m.Globals))
+		}
+		return g.Len()
+	}
+	s8, s64 := size(8), size(64)
+	if s64 > 10*s8 {
+		t.Errorf("graph of T(p.p): %d nodes at k = 8, %d at k = 64: not linear", s8, s64)
+	}
+}

@@ -1,0 +1,942 @@
+package ts
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// CondSpawn is a process created under a condition: the path condition at
+// the spawn statement.
+type CondSpawn struct {
+	Cond  Ref
+	Proc  *lang.Proc // nil: the processes an abstracted loop spawns (Args holds one opaque term)
+	Args  []Ref
+	Event int
+}
+
+// Merged is the transition system of one block (or of two blocks run one
+// after the other, [ComposeMerged]) built by symbolic execution that merges
+// at join points: instead of one transition per path, one final state
+// whose values are ite terms over the branch conditions, in a hash-consed
+// [Graph]. Its size is linear in the block's size for blocks of sequential
+// branches, where the paths are exponentially many.
+//
+// Everything [Transition] keeps per path is kept here under a condition:
+// OK holds where the block is enabled (its await guard) and raises no
+// runtime error other than overflow (every division, index and loop of the
+// path it takes is fine); NoOverflow holds where no arithmetic result of the
+// path taken leaves int64 (it is meant where OK holds); spawns carry the
+// path condition of their statement; failed asserts are counts per assert.
+type Merged struct {
+	G          *Graph
+	Blocks     [2]*lang.Block
+	HasEvent   [2]bool
+	OK         Ref
+	NoOverflow Ref
+	Globals    map[*lang.Var]Ref    // final values of the globals written
+	Locals     [2]map[*lang.Var]Ref // per event: final values of the proc's locals assigned
+	Next       [2]Ref               // per event: Point.Index of the point reached, -1 at the end
+	Exits      [2][]*lang.Point     // per event: the points it may reach (nil: the end), by index
+	Spawns     []*CondSpawn
+	Violations map[int]Ref // per assert (by Pos.Offset): how many times it failed
+	Fns        map[string]*Fn
+	Abstracted []string
+	Unknown    string
+}
+
+// Global is the final value of global v.
+func (m *Merged) Global(v *lang.Var, syms *Symbols) Ref {
+	if r, ok := m.Globals[v]; ok {
+		return r
+	}
+	return m.G.SymRef(syms.Global(v))
+}
+
+// Local is the final value of local v of event e.
+func (m *Merged) Local(e int, v *lang.Var, syms *Symbols) Ref {
+	if r, ok := m.Locals[e][v]; ok {
+		return r
+	}
+	return m.G.SymRef(syms.Local(v, e))
+}
+
+// Violation is the number of times the assert at offset off failed.
+func (m *Merged) Violation(off int) Ref {
+	if r, ok := m.Violations[off]; ok {
+		return r
+	}
+	return m.G.Int(0)
+}
+
+// SortedVars returns the keys of a variable map in declaration order
+// (globals, then locals by slot): maps are walked in this order so that
+// graph ids, hence output, never depend on map iteration.
+func SortedVars(m map[*lang.Var]Ref) []*lang.Var {
+	out := make([]*lang.Var, 0, len(m))
+	for v := range m {
+		out = append(out, v)
+	}
+	sortVars(out)
+	return out
+}
+
+func sortVars(vs []*lang.Var) {
+	sort.Slice(vs, func(i, j int) bool {
+		if vs[i].Kind != vs[j].Kind {
+			return vs[i].Kind < vs[j].Kind
+		}
+		return vs[i].Index < vs[j].Index
+	})
+}
+
+func sortedInts(m map[int]Ref) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// mstate is the symbolic state at a program point: the conjuncts of its
+// path condition and the values reached so far.
+type mstate struct {
+	pc     []Ref
+	pcRef  Ref // And(pc...), or -1 when not computed
+	env    map[*lang.Var]Ref
+	frame  *mframe
+	spawns []*CondSpawn
+	viol   map[int]Ref
+}
+
+type mframe struct {
+	fn     *lang.Func
+	locals map[*lang.Var]Ref
+}
+
+func (s *mstate) copy() *mstate {
+	c := &mstate{pc: append([]Ref(nil), s.pc...), pcRef: s.pcRef, env: make(map[*lang.Var]Ref, len(s.env)),
+		spawns: append([]*CondSpawn(nil), s.spawns...), viol: make(map[int]Ref, len(s.viol))}
+	for k, v := range s.env {
+		c.env[k] = v
+	}
+	for k, v := range s.viol {
+		c.viol[k] = v
+	}
+	if s.frame != nil {
+		c.frame = &mframe{fn: s.frame.fn, locals: make(map[*lang.Var]Ref, len(s.frame.locals))}
+		for k, v := range s.frame.locals {
+			c.frame.locals[k] = v
+		}
+	}
+	return c
+}
+
+// mexec runs one block of one event with merging.
+type mexec struct {
+	g      *Graph
+	syms   *Symbols
+	event  int
+	proc   *lang.Proc
+	ok     []Ref // pc -> check, for every check that may fail
+	ovf    []Ref // pc -> in range, for every arithmetic result
+	bnd    map[Ref]interval
+	abs    map[string]bool
+	fns    map[string]*Fn
+	failed string
+}
+
+type mexit struct {
+	s   *mstate
+	pt  *lang.Point
+	ret Ref // -1: none
+}
+
+// MergeBlock builds the merged system of block b run by event e's process
+// (0 or 1: it decides the names of locals), in graph g. A block whose
+// reachable code holds a cycle (a loop with an interleaving point that may
+// go round within the block) is Unknown: the path executor unrolls those.
+func MergeBlock(b *lang.Block, e int, syms *Symbols, g *Graph) *Merged {
+	x := &mexec{g: g, syms: syms, event: e, proc: b.Proc, bnd: map[Ref]interval{}, abs: map[string]bool{}, fns: map[string]*Fn{}}
+	m := &Merged{G: g, Violations: map[int]Ref{}, Globals: map[*lang.Var]Ref{}}
+	m.Blocks[e], m.HasEvent[e] = b, true
+	m.Locals[e] = map[*lang.Var]Ref{}
+	s := &mstate{pcRef: -1, env: map[*lang.Var]Ref{}, viol: map[int]Ref{}}
+	if guard := b.Point.Guard; guard != nil {
+		x.require(s, x.eval(guard, s))
+	}
+	var exits []mexit
+	if start := b.Proc.Nodes[b.Point.Node].Next; start == lang.End {
+		exits = []mexit{{s: s, ret: -1}}
+	} else {
+		exits = x.run(b.Proc.Nodes, start, s)
+	}
+	switch {
+	case x.failed != "":
+		m.Unknown = x.failed
+		return m
+	case g.Over:
+		m.Unknown = fmt.Sprintf("more than %d terms", g.Limit)
+		return m
+	}
+	m.OK, m.NoOverflow = g.And(x.ok...), g.And(x.ovf...)
+	m.Fns = x.fns
+	for k := range x.abs {
+		m.Abstracted = append(m.Abstracted, k)
+	}
+	sort.Strings(m.Abstracted)
+	if len(exits) == 0 { // no path gets through
+		m.OK, m.Next[e] = g.False(), g.Int(-1)
+		return m
+	}
+	seen := map[*lang.Point]bool{}
+	var states []*mstate
+	var codes []Ref
+	for _, ex := range exits {
+		code := int64(-1)
+		if ex.pt != nil {
+			code = int64(ex.pt.Index)
+		}
+		if !seen[ex.pt] {
+			seen[ex.pt] = true
+			m.Exits[e] = append(m.Exits[e], ex.pt)
+		}
+		states, codes = append(states, ex.s), append(codes, g.Int(code))
+	}
+	sort.Slice(m.Exits[e], func(i, j int) bool { return pointCode(m.Exits[e][i]) < pointCode(m.Exits[e][j]) })
+	final, next := x.merge(states, codes)
+	if final == nil {
+		m.OK, m.Next[e] = g.False(), g.Int(-1)
+		return m
+	}
+	m.Next[e] = next
+	for _, v := range SortedVars(final.env) {
+		val := final.env[v]
+		switch {
+		case v.Kind == lang.Global && val != g.SymRef(syms.Global(v)):
+			m.Globals[v] = val
+		case v.Kind == lang.Local:
+			m.Locals[e][v] = val
+		}
+	}
+	m.Spawns = final.spawns
+	m.Violations = final.viol
+	if g.Over {
+		m.Unknown = fmt.Sprintf("more than %d terms", g.Limit)
+	}
+	return m
+}
+
+// PointCode is the code of a point in Merged.Next: its index, -1 for the end.
+func pointCode(p *lang.Point) int64 {
+	if p == nil {
+		return -1
+	}
+	return int64(p.Index)
+}
+
+// PointCode is the code Merged.Next gives a point (nil: the end).
+func PointCode(p *lang.Point) int64 { return pointCode(p) }
+
+func (x *mexec) fail(format string, args ...any) {
+	if x.failed == "" {
+		x.failed = fmt.Sprintf(format, args...)
+	}
+}
+
+func (x *mexec) cond(s *mstate) Ref {
+	if s.pcRef < 0 {
+		s.pcRef = x.g.And(s.pc...)
+	}
+	return s.pcRef
+}
+
+func (x *mexec) addPC(s *mstate, c Ref) {
+	if x.g.IsTrue(c) {
+		return
+	}
+	s.pc = append(s.pc, c)
+	s.pcRef = -1
+}
+
+// require records that check c must hold wherever s is reached.
+func (x *mexec) require(s *mstate, c Ref) {
+	if x.g.IsTrue(c) {
+		return
+	}
+	x.ok = append(x.ok, x.g.Implies(x.cond(s), c))
+}
+
+// successors of a node within a block: points and returns end it; an
+// abstracted loop is stepped over.
+func successors(n *lang.Node) []int {
+	switch n.Kind {
+	case lang.NodePoint, lang.NodeReturn:
+		return nil
+	case lang.NodeBranch:
+		if n.Loop != nil && !n.Loop.Points {
+			return []int{n.Else}
+		}
+		return []int{n.Next, n.Else}
+	}
+	return []int{n.Next}
+}
+
+// topo orders the nodes reachable from start so that every node comes
+// after its predecessors; false when they hold a cycle.
+func topo(nodes []*lang.Node, start int) ([]int, bool) {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[int]int{}
+	var post []int
+	ok := true
+	var visit func(int)
+	visit = func(id int) {
+		color[id] = grey
+		for _, s := range successors(nodes[id]) {
+			if s == lang.End {
+				continue
+			}
+			switch color[s] {
+			case grey:
+				ok = false
+			case white:
+				visit(s)
+			}
+		}
+		color[id] = black
+		post = append(post, id)
+	}
+	visit(start)
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	return post, ok
+}
+
+// run executes the nodes from start on s, merging states where paths
+// join, and returns the states at the exits (points, the end, returns).
+func (x *mexec) run(nodes []*lang.Node, start int, s *mstate) []mexit {
+	order, ok := topo(nodes, start)
+	if !ok {
+		x.fail("a loop holding an interleaving point may go round within the block")
+		return nil
+	}
+	in := map[int][]*mstate{start: {s}}
+	var exits []mexit
+	push := func(to int, s *mstate) {
+		if to == lang.End {
+			exits = append(exits, mexit{s: s, ret: -1})
+			return
+		}
+		in[to] = append(in[to], s)
+	}
+	for _, id := range order {
+		if x.failed != "" || x.g.Over {
+			return nil
+		}
+		sts := in[id]
+		delete(in, id)
+		s, _ := x.merge(sts, nil)
+		if s == nil {
+			continue
+		}
+		n := nodes[id]
+		switch n.Kind {
+		case lang.NodePoint:
+			exits = append(exits, mexit{s: s, pt: n.Point, ret: -1})
+		case lang.NodeAssign:
+			v := x.eval(n.Value, s)
+			x.assign(s, n.Target, v)
+			push(n.Next, s)
+		case lang.NodeBranch:
+			if n.Loop != nil && !n.Loop.Points {
+				x.abstractLoop(nodes, n, s)
+				push(n.Else, s)
+				continue
+			}
+			c := x.eval(n.Cond, s)
+			switch {
+			case x.g.IsTrue(c):
+				push(n.Next, s)
+			case x.g.IsFalse(c):
+				push(n.Else, s)
+			default:
+				yes := s.copy()
+				x.addPC(yes, c)
+				x.addPC(s, x.g.Not(c))
+				push(n.Next, yes)
+				push(n.Else, s)
+			}
+		case lang.NodeAssert:
+			c := x.eval(n.Cond, s)
+			if !x.g.IsTrue(c) {
+				cnt, ok := s.viol[n.Pos.Offset]
+				if !ok {
+					cnt = x.g.Int(0)
+				}
+				s.viol[n.Pos.Offset] = x.g.Ite(c, cnt, x.g.Binary(lang.OpAdd, cnt, x.g.Int(1)))
+			}
+			push(n.Next, s)
+		case lang.NodeSpawn:
+			args := make([]Ref, len(n.Args))
+			for i, a := range n.Args {
+				args[i] = x.eval(a, s)
+			}
+			s.spawns = append(append([]*CondSpawn(nil), s.spawns...), &CondSpawn{Cond: x.cond(s), Proc: n.Proc, Args: args, Event: x.event})
+			push(n.Next, s)
+		case lang.NodeCall:
+			x.eval(n.Call, s)
+			push(n.Next, s)
+		case lang.NodeReturn:
+			ret := Ref(-1)
+			if n.Value != nil {
+				ret = x.eval(n.Value, s)
+			}
+			exits = append(exits, mexit{s: s, ret: ret})
+		}
+	}
+	return exits
+}
+
+// merge joins states reached at one node (with a value each, or vals nil)
+// into one: values become ites over the condition that tells the states
+// apart. States whose path condition is false are dropped; nil when none
+// is left.
+func (x *mexec) merge(sts []*mstate, vals []Ref) (*mstate, Ref) {
+	var acc *mstate
+	accVal := Ref(-1)
+	for i, s := range sts {
+		if x.g.IsFalse(x.cond(s)) {
+			continue
+		}
+		v := Ref(-1)
+		if vals != nil {
+			v = vals[i]
+		}
+		if acc == nil {
+			acc, accVal = s, v
+			continue
+		}
+		acc, accVal = x.merge2(acc, accVal, s, v)
+	}
+	return acc, accVal
+}
+
+func (x *mexec) merge2(a *mstate, va Ref, b *mstate, vb Ref) (*mstate, Ref) {
+	g := x.g
+	inB := map[Ref]bool{}
+	for _, c := range b.pc {
+		inB[c] = true
+	}
+	inA := map[Ref]bool{}
+	var common, ra, rb []Ref
+	for _, c := range a.pc {
+		inA[c] = true
+		if inB[c] {
+			common = append(common, c)
+		} else {
+			ra = append(ra, c)
+		}
+	}
+	for _, c := range b.pc {
+		if !inA[c] {
+			rb = append(rb, c)
+		}
+	}
+	// The states are disjoint (a block is deterministic): where one of
+	// them is reached, d tells which.
+	d := g.And(ra...)
+	out := &mstate{pc: common, pcRef: -1, env: map[*lang.Var]Ref{}, viol: map[int]Ref{}}
+	if either := g.Or(d, g.And(rb...)); !g.IsTrue(either) {
+		out.pc = append(out.pc, either)
+	}
+	ite := func(p, q Ref) Ref { return g.Ite(d, p, q) }
+	union := map[*lang.Var]Ref{}
+	for v := range a.env {
+		union[v] = 0
+	}
+	for v := range b.env {
+		union[v] = 0
+	}
+	for _, v := range SortedVars(union) {
+		out.env[v] = ite(x.envValue(a, v), x.envValue(b, v))
+	}
+	if a.frame != nil {
+		out.frame = &mframe{fn: a.frame.fn, locals: map[*lang.Var]Ref{}}
+		union := map[*lang.Var]Ref{}
+		for v := range a.frame.locals {
+			union[v] = 0
+		}
+		for v := range b.frame.locals {
+			union[v] = 0
+		}
+		for _, v := range SortedVars(union) {
+			out.frame.locals[v] = ite(frameValue(g, a, v), frameValue(g, b, v))
+		}
+	}
+	offs := map[int]Ref{}
+	for k := range a.viol {
+		offs[k] = 0
+	}
+	for k := range b.viol {
+		offs[k] = 0
+	}
+	for _, k := range sortedInts(offs) {
+		ca, ok := a.viol[k]
+		if !ok {
+			ca = g.Int(0)
+		}
+		cb, ok := b.viol[k]
+		if !ok {
+			cb = g.Int(0)
+		}
+		out.viol[k] = ite(ca, cb)
+	}
+	out.spawns = append([]*CondSpawn(nil), a.spawns...)
+	have := map[*CondSpawn]bool{}
+	for _, sp := range a.spawns {
+		have[sp] = true
+	}
+	for _, sp := range b.spawns {
+		if !have[sp] {
+			out.spawns = append(out.spawns, sp)
+		}
+	}
+	v := Ref(-1)
+	if va >= 0 && vb >= 0 {
+		v = ite(va, vb)
+	}
+	return out, v
+}
+
+func frameValue(g *Graph, s *mstate, v *lang.Var) Ref {
+	if r, ok := s.frame.locals[v]; ok {
+		return r
+	}
+	return g.Int(0)
+}
+
+// envValue is the current value of a global or process local.
+func (x *mexec) envValue(s *mstate, v *lang.Var) Ref {
+	if r, ok := s.env[v]; ok {
+		return r
+	}
+	if v.Kind == lang.Global {
+		return x.g.SymRef(x.syms.Global(v))
+	}
+	return x.g.SymRef(x.syms.Local(v, x.event))
+}
+
+func (x *mexec) local(s *mstate, v *lang.Var) Ref {
+	if s.frame != nil {
+		return frameValue(x.g, s, v)
+	}
+	return x.envValue(s, v)
+}
+
+func (x *mexec) assign(s *mstate, t lang.LValue, v Ref) {
+	if t.Var.Kind == lang.Local {
+		if s.frame != nil {
+			s.frame.locals[t.Var] = v
+		} else {
+			s.env[t.Var] = v
+		}
+		return
+	}
+	if t.Index == nil {
+		s.env[t.Var] = v
+		return
+	}
+	i := x.eval(t.Index, s)
+	x.inBounds(s, t.Var, i)
+	s.env[t.Var] = x.g.Store(x.envValue(s, t.Var), i, v)
+}
+
+func (x *mexec) size(a *lang.Var) Ref {
+	switch s := a.Size.(type) {
+	case *lang.IntLit:
+		return x.g.Int(s.Val)
+	case *lang.ParamRef:
+		return x.g.SymRef(x.syms.Param(s.Param))
+	}
+	return x.g.Int(0)
+}
+
+func (x *mexec) inBounds(s *mstate, a *lang.Var, i Ref) {
+	x.require(s, x.g.And(x.g.Binary(lang.OpLe, x.g.Int(0), i), x.g.Binary(lang.OpLt, i, x.size(a))))
+}
+
+// eval evaluates e in state s, which calls and short-circuit operators
+// may replace by a merged state. Checks that may fail are recorded.
+func (x *mexec) eval(e lang.Expr, s *mstate) Ref {
+	g := x.g
+	switch e := e.(type) {
+	case *lang.IntLit:
+		return g.Int(e.Val)
+	case *lang.BoolLit:
+		return g.Bool(e.Val)
+	case *lang.ParamRef:
+		return g.SymRef(x.syms.Param(e.Param))
+	case *lang.VarRef:
+		if e.Var.Kind == lang.Local {
+			return x.local(s, e.Var)
+		}
+		return x.envValue(s, e.Var)
+	case *lang.IndexExpr:
+		i := x.eval(e.Index, s)
+		x.inBounds(s, e.Array, i)
+		return g.Select(x.envValue(s, e.Array), i)
+	case *lang.UnaryExpr:
+		v := g.Unary(e.Op, x.eval(e.X, s))
+		if e.Op == lang.OpNeg {
+			x.noOverflow(s, v)
+		}
+		return v
+	case *lang.BinaryExpr:
+		return x.binary(e, s)
+	case *lang.CallExpr:
+		return x.call(e, s)
+	}
+	x.fail("unsupported expression %T", e)
+	return g.Int(0)
+}
+
+func (x *mexec) binary(e *lang.BinaryExpr, s *mstate) Ref {
+	g := x.g
+	if (e.Op == lang.OpAnd || e.Op == lang.OpOr) && mayFork(e.Y) {
+		// Short-circuit: the right side runs (its checks and effects
+		// apply) only where the left does not decide.
+		l := x.eval(e.X, s)
+		decides := l
+		if e.Op == lang.OpAnd {
+			decides = g.Not(l)
+		}
+		switch {
+		case g.IsTrue(decides):
+			return g.Bool(e.Op == lang.OpOr)
+		case g.IsFalse(decides):
+			return x.eval(e.Y, s)
+		}
+		rest := s.copy()
+		x.addPC(rest, g.Not(decides))
+		r := x.eval(e.Y, rest)
+		x.addPC(s, decides)
+		m, v := x.merge([]*mstate{s, rest}, []Ref{g.Bool(e.Op == lang.OpOr), r})
+		if m == nil {
+			x.addPC(s, g.False())
+			return g.Bool(false)
+		}
+		*s = *m
+		return v
+	}
+	l := x.eval(e.X, s)
+	r := x.eval(e.Y, s)
+	switch e.Op {
+	case lang.OpDiv, lang.OpMod:
+		x.require(s, g.Binary(lang.OpNe, r, g.Int(0)))
+		if e.Op == lang.OpMod {
+			return g.Mod(l, r)
+		}
+		v := g.Div(l, r)
+		x.noOverflow(s, v)
+		return v
+	}
+	v := g.Binary(e.Op, l, r)
+	if e.Op == lang.OpAdd || e.Op == lang.OpSub || e.Op == lang.OpMul {
+		x.noOverflow(s, v)
+	}
+	return v
+}
+
+// call inlines a func, merging its paths at their joins and returns.
+func (x *mexec) call(e *lang.CallExpr, s *mstate) Ref {
+	g := x.g
+	args := make([]Ref, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = x.eval(a, s)
+	}
+	saved := s.frame
+	callee := s.copy()
+	callee.frame = &mframe{fn: e.Func, locals: map[*lang.Var]Ref{}}
+	for i, v := range args {
+		callee.frame.locals[e.Func.Params[i]] = v
+	}
+	var exits []mexit
+	if len(e.Func.Nodes) == 0 {
+		exits = []mexit{{s: callee, ret: -1}}
+	} else {
+		exits = x.run(e.Func.Nodes, 0, callee)
+	}
+	states := make([]*mstate, len(exits))
+	rets := make([]Ref, len(exits))
+	for i, ex := range exits {
+		states[i], rets[i] = ex.s, ex.ret
+		if ex.ret < 0 {
+			rets[i] = g.Int(0)
+		}
+		ex.s.frame = &mframe{fn: e.Func, locals: map[*lang.Var]Ref{}} // the callee's locals die here
+	}
+	m, v := x.merge(states, rets)
+	if m == nil {
+		x.addPC(s, g.False())
+		return g.Int(0)
+	}
+	m.frame = saved
+	*s = *m
+	return v
+}
+
+func (x *mexec) noOverflow(s *mstate, v Ref) {
+	if x.g.isConst(v) {
+		return
+	}
+	gs := x.rangeGuards(v)
+	if len(gs) == 0 {
+		return
+	}
+	x.ovf = append(x.ovf, x.g.Implies(x.cond(s), x.g.And(gs...)))
+}
+
+func (x *mexec) bounds(r Ref) interval {
+	if b, ok := x.bnd[r]; ok {
+		return b
+	}
+	g := x.g
+	var b interval
+	switch g.Kind(r) {
+	case KConst:
+		v := big.NewInt(g.Val(r))
+		b = interval{v, v}
+	case KSym, KSelect:
+		b = interval{bigMin, bigMax}
+	case KIte:
+		t, e := x.bounds(g.Args(r)[1]), x.bounds(g.Args(r)[2])
+		if t.lo != nil && e.lo != nil && t.hi != nil && e.hi != nil {
+			b = interval{minBig(t.lo, e.lo), maxBig(t.hi, e.hi)}
+		}
+	case KOp:
+		args := g.Args(r)
+		switch g.Op(r) {
+		case lang.OpNeg:
+			a := x.bounds(args[0])
+			b = interval{neg(a.hi), neg(a.lo)}
+		case lang.OpAdd, lang.OpSub:
+			p, q := x.bounds(args[0]), x.bounds(args[1])
+			if g.Op(r) == lang.OpSub {
+				q = interval{neg(q.hi), neg(q.lo)}
+			}
+			b = interval{add(p.lo, q.lo), add(p.hi, q.hi)}
+		case lang.OpMul:
+			p, q := x.bounds(args[0]), x.bounds(args[1])
+			if p.lo != nil && p.hi != nil && q.lo != nil && q.hi != nil {
+				ps := []*big.Int{mul(p.lo, q.lo), mul(p.lo, q.hi), mul(p.hi, q.lo), mul(p.hi, q.hi)}
+				lo, hi := ps[0], ps[0]
+				for _, v := range ps[1:] {
+					lo, hi = minBig(lo, v), maxBig(hi, v)
+				}
+				b = interval{lo, hi}
+			}
+		}
+	}
+	x.bnd[r] = b
+	return b
+}
+
+func minBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) < 0 {
+		return a
+	}
+	return b
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) > 0 {
+		return a
+	}
+	return b
+}
+
+func (x *mexec) rangeGuards(v Ref) []Ref {
+	b := x.bounds(v)
+	var out []Ref
+	if b.lo == nil || b.lo.Cmp(bigMin) < 0 {
+		out = append(out, x.g.Binary(lang.OpLe, x.g.Int(minInt), v))
+	}
+	if b.hi == nil || b.hi.Cmp(bigMax) > 0 {
+		out = append(out, x.g.Binary(lang.OpLe, v, x.g.Int(maxInt)))
+	}
+	return out
+}
+
+// abstractLoop is the merged counterpart of the path executor's loop
+// abstraction (Def. 7): the same functions, applied to the merged values.
+func (x *mexec) abstractLoop(nodes []*lang.Node, n *lang.Node, s *mstate) {
+	g := x.g
+	l := n.Loop
+	body := []*lang.Node{n}
+	for _, id := range l.Body {
+		body = append(body, nodes[id])
+	}
+	reads, writes, eff := x.syms.prog.Access(body)
+	declared := map[*lang.Var]bool{}
+	for _, b := range body[1:] {
+		if b.Kind == lang.NodeAssign && b.Target.Index == nil && b.Target.Var.Kind == lang.Local && b.Decl {
+			declared[b.Target.Var] = true
+		}
+	}
+	accessed := map[*lang.Var]bool{}
+	for _, v := range append(append([]*lang.Var(nil), reads...), writes...) {
+		accessed[v] = true
+	}
+	var ins []*lang.Var
+	var args []Ref
+	for _, v := range x.syms.prog.Globals {
+		if accessed[v] {
+			ins = append(ins, v)
+			args = append(args, x.envValue(s, v))
+		}
+	}
+	var locals []*lang.Var
+	for v := range accessed {
+		if v.Kind == lang.Local && !declared[v] {
+			locals = append(locals, v)
+		}
+	}
+	sort.Slice(locals, func(i, j int) bool { return locals[i].Index < locals[j].Index })
+	for _, v := range locals {
+		ins = append(ins, v)
+		args = append(args, x.local(s, v))
+	}
+	owner, ownerLocals := x.proc.Name, x.proc.Locals
+	if s.frame != nil {
+		owner, ownerLocals = s.frame.fn.Name, s.frame.fn.Locals
+	}
+	base := fmt.Sprintf("loop:%s:%d:%d", owner, n.Pos.Line, n.Pos.Col)
+	mk := func(name string, kind FnKind, out *lang.Var, sort Sort) Ref {
+		f, ok := x.fns[name]
+		if !ok {
+			f = &Fn{Name: name, Kind: kind, Proc: x.proc, Owner: owner, Locals: ownerLocals, Line: n.Pos.Line, Col: n.Pos.Col,
+				Loop: l, Out: out, Ins: ins, Sort: sort}
+			x.fns[name] = f
+		}
+		return g.Apply(f, args...)
+	}
+	names := make([]string, len(ins))
+	for i, v := range ins {
+		names[i] = varName(ownerLocals, v)
+	}
+	x.abs[fmt.Sprintf("loop at %s (line %d, column %d) as uninterpreted functions of {%s}", owner, n.Pos.Line, n.Pos.Col, strings.Join(names, ", "))] = true
+	x.require(s, mk(base+"?ok", FnOK, nil, SortBool))
+	results := map[*lang.Var]Ref{}
+	for _, v := range writes {
+		if declared[v] {
+			continue
+		}
+		results[v] = mk(base+"."+varName(ownerLocals, v), FnValue, v, SortOf(v.Type))
+	}
+	for _, v := range SortedVars(results) {
+		if v.Kind == lang.Local && s.frame != nil {
+			s.frame.locals[v] = results[v]
+		} else {
+			s.env[v] = results[v]
+		}
+	}
+	if eff.Spawns {
+		sp := mk(base+"?spawns", FnSpawns, nil, SortInt)
+		s.spawns = append(append([]*CondSpawn(nil), s.spawns...), &CondSpawn{Cond: x.cond(s), Args: []Ref{sp}, Event: x.event})
+	}
+}
+
+// ComposeMerged is the merged system of running first, then second (of the
+// other event): second's inputs are bound to first's outputs.
+func ComposeMerged(first, second *Merged, syms *Symbols) *Merged {
+	g := first.G
+	out := &Merged{G: g, Globals: map[*lang.Var]Ref{}, Violations: map[int]Ref{}, Fns: map[string]*Fn{}}
+	out.Abstracted = mergeStrings(first.Abstracted, second.Abstracted)
+	switch {
+	case first.Unknown != "":
+		out.Unknown = first.Unknown
+		return out
+	case second.Unknown != "":
+		out.Unknown = second.Unknown
+		return out
+	}
+	memo := map[Ref]Ref{}
+	bind := func(s *Sym) (Ref, bool) {
+		if s.Kind == SymGlobal {
+			return first.Global(s.Var, syms), true
+		}
+		return 0, false
+	}
+	sub := func(r Ref) Ref { return g.Subst(r, bind, memo) }
+	out.OK = g.And(first.OK, sub(second.OK))
+	out.NoOverflow = g.And(first.NoOverflow, sub(second.NoOverflow))
+	for _, v := range SortedVars(first.Globals) {
+		out.Globals[v] = first.Globals[v]
+	}
+	for _, v := range SortedVars(second.Globals) {
+		out.Globals[v] = sub(second.Globals[v])
+	}
+	for _, v := range SortedVars(out.Globals) {
+		if out.Globals[v] == g.SymRef(syms.Global(v)) {
+			delete(out.Globals, v)
+		}
+	}
+	for e := 0; e < 2; e++ {
+		src, bound := first, false
+		if second.HasEvent[e] {
+			src, bound = second, true
+		} else if !first.HasEvent[e] {
+			continue
+		}
+		out.HasEvent[e], out.Blocks[e], out.Exits[e] = true, src.Blocks[e], src.Exits[e]
+		out.Locals[e] = map[*lang.Var]Ref{}
+		for _, v := range SortedVars(src.Locals[e]) {
+			r := src.Locals[e][v]
+			if bound {
+				r = sub(r)
+			}
+			out.Locals[e][v] = r
+		}
+		out.Next[e] = src.Next[e]
+		if bound {
+			out.Next[e] = sub(src.Next[e])
+		}
+	}
+	out.Spawns = append(out.Spawns, first.Spawns...)
+	for _, sp := range second.Spawns {
+		args := make([]Ref, len(sp.Args))
+		for i, a := range sp.Args {
+			args[i] = sub(a)
+		}
+		out.Spawns = append(out.Spawns, &CondSpawn{Cond: sub(sp.Cond), Proc: sp.Proc, Args: args, Event: sp.Event})
+	}
+	offs := map[int]Ref{}
+	for k := range first.Violations {
+		offs[k] = 0
+	}
+	for k := range second.Violations {
+		offs[k] = 0
+	}
+	for _, k := range sortedInts(offs) {
+		out.Violations[k] = g.Binary(lang.OpAdd, first.Violation(k), sub(second.Violation(k)))
+	}
+	for k, f := range first.Fns {
+		out.Fns[k] = f
+	}
+	for k, f := range second.Fns {
+		out.Fns[k] = f
+	}
+	if g.Over {
+		out.Unknown = fmt.Sprintf("more than %d terms", g.Limit)
+	}
+	return out
+}
