@@ -5,14 +5,8 @@ package dporrt
 // algorithms are checked against, and is kept that simple: no dependency,
 // no races, no sleep sets.
 func (x *explorer) dfs(depth int) {
-	f := x.levels[depth]
-	if x.onLevel != nil {
-		x.onLevel(x, depth)
-	}
-	if x.enabled.n == 0 {
-		x.res.Traces++
-		x.final()
-		x.treeKind(f.node, NodeComplete)
+	f, complete := x.arrive(depth)
+	if complete {
 		return
 	}
 	if f.node >= 0 {
@@ -50,4 +44,21 @@ func (x *explorer) dfs(depth int) {
 			return
 		}
 	}
+}
+
+// arrive is what every loop does on reaching the level depth: it returns
+// the level, and whether no process is enabled there, in which case it has
+// counted the complete trace and recorded its final state.
+func (x *explorer) arrive(depth int) (*level, bool) {
+	f := x.levels[depth]
+	if x.onLevel != nil {
+		x.onLevel(x, depth)
+	}
+	if x.enabled.n == 0 {
+		x.res.Traces++
+		x.final()
+		x.treeKind(f.node, NodeComplete)
+		return f, true
+	}
+	return f, false
 }

@@ -20,14 +20,8 @@ func (x *explorer) newWUT() *wut {
 
 // optimal explores from the current level, depth.
 func (x *explorer) optimal(depth int) {
-	f := x.levels[depth]
-	if x.onLevel != nil {
-		x.onLevel(x, depth)
-	}
-	if x.enabled.n == 0 {
-		x.res.Traces++
-		x.final()
-		x.treeKind(f.node, NodeComplete)
+	f, complete := x.arrive(depth)
+	if complete {
 		x.detectRaces()
 		return
 	}

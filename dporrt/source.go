@@ -115,14 +115,8 @@ func (x *explorer) awake(f *level) (PID, bool) {
 // source explores from the current level, depth, with back sets and sleep
 // sets (Source-DPOR; CAV'18 Alg. 1).
 func (x *explorer) source(depth int) {
-	f := x.levels[depth]
-	if x.onLevel != nil {
-		x.onLevel(x, depth)
-	}
-	if x.enabled.n == 0 {
-		x.res.Traces++
-		x.final()
-		x.treeKind(f.node, NodeComplete)
+	f, complete := x.arrive(depth)
+	if complete {
 		return
 	}
 	if f.node >= 0 {
