@@ -219,6 +219,7 @@ type explorer struct {
 	static    map[*lang.Block][2][]Loc // staticSets, by block
 	maxDepth  int
 	onLevel   func(x *explorer, depth int) // see explore
+	entries   []int                        // per level, the states when it was entered (see estimate)
 	// The bounds on kept final states and snapshots: MaxFinalBytes and
 	// maxSnapBytes (tests lower them to exercise what happens past them).
 	finalLimit, snapLimit int
@@ -263,6 +264,9 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 	st, rerr := m.Initial()
 	x := newExplorer(m, opts)
 	x.info, x.st, x.onLevel = info, st, onLevel
+	if opts.Progress != nil {
+		x.onLevel = recordEntries(onLevel)
+	}
 	switch info.Check {
 	case CheckState:
 		x.check = stateCheck{}
