@@ -425,9 +425,9 @@ func exploreLine(s dporrt.Stats) string {
 	case f < 0.1:
 		pct = "~" + strconv.FormatFloat(100*f, 'g', 2, 64)
 	}
-	eta := "~" + span(time.Duration(float64(s.Elapsed)*(1-f)/f))
-	if left := float64(s.Elapsed) * (1 - f) / f; left > float64(100*24*time.Hour) {
-		eta = "over 100 days"
+	eta := "over 100 days"
+	if left := float64(s.Elapsed) * (1 - f) / f; left <= float64(100*24*time.Hour) {
+		eta = "~" + span(time.Duration(left))
 	}
 	return fmt.Sprintf("%s; %s%% done, ETA %s (estimate)", line, pct, eta)
 }
