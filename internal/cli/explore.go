@@ -66,9 +66,9 @@ traces and states so far and their rates, and an estimate of the part of
 the exploration done and of the time left. The estimate comes from the
 branches seen so far along the current path and the sizes of those
 explored: the algorithms find branches as they go, so it can go down as
-well as up, and it is marked as an estimate. --progress prints that line
-where stderr is not a terminal too, as plain lines, one a second (and with
---json, which alone turns it off); stdout is never touched.
+well as up, and it is marked as an estimate. --json turns the line off;
+--progress shows it in any case, as plain lines, one a second, where
+stderr is not a terminal. stdout is never touched.
 
 ` + outputFilesHelp + `
 
