@@ -43,7 +43,8 @@ type Options struct {
 	// ICs are the independence constraints cdpor uses; the file must be the
 	// program's (same hash). Without ICs cdpor behaves as sdpor.
 	ICs *ic.File
-	// Progress, when set, is called every so many events with the counts so far.
+	// Progress, when set, is called every so many events (10,000) with the
+	// counts so far and an estimate of the part done (Stats.Estimate).
 	Progress func(Stats)
 	// Tree, when set, records the explored execution tree into it.
 	Tree *Tree
@@ -61,6 +62,10 @@ type Stats struct {
 	Blocked int // sleep-set-blocked traces
 	States  int // events executed (the papers' S, root excluded)
 	Elapsed time.Duration
+	// Estimate is, in the Stats passed to Options.Progress, an estimate
+	// of the fraction of the exploration done, in [0, 1]: see estimate.go
+	// for how it is made and why it may go down. Zero in a Result.
+	Estimate float64
 }
 
 // Finding is a violation or runtime error, by site: a failed assert or a
@@ -235,6 +240,7 @@ type explorer struct {
 	static    map[*lang.Block][2][]Loc // staticSets, by block
 	maxDepth  int
 	onLevel   func(x *explorer, depth int) // see explore
+	entries   []int                        // per level, the states when it was entered (see estimate)
 	// The bounds on kept final states and snapshots: MaxFinalBytes and
 	// maxSnapBytes (tests lower them to exercise what happens past them).
 	finalLimit, snapLimit int
@@ -279,6 +285,9 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 	st, rerr := m.Initial()
 	x := newExplorer(m, opts)
 	x.info, x.st, x.onLevel = info, st, onLevel
+	if opts.Progress != nil {
+		x.onLevel = recordEntries(onLevel)
+	}
 	switch info.Check {
 	case CheckState:
 		x.check = stateCheck{}
@@ -459,9 +468,8 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 		return ev, spawned
 	}
 	x.res.States++
-	if x.opts.Progress != nil && x.res.States%100000 == 0 {
-		x.res.Elapsed = time.Since(x.start)
-		x.opts.Progress(x.res.Stats)
+	if x.opts.Progress != nil && x.res.States%progressEvery == 0 {
+		x.progress()
 	}
 	for _, v := range x.st.Violations[viol:] {
 		v := v

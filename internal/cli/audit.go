@@ -69,18 +69,13 @@ failure.`,
 				Tries:        tries,
 				CheckTimeout: checkTO,
 			}
-			showProgress := isTerminal(e.stderr)
-			if showProgress {
-				opts.Progress = func(stage string, done, total int) {
-					if ctx.Err() == nil {
-						fmt.Fprintf(e.stderr, "\r\033[K%s: %d/%d pairs", stage, done, total)
-					}
-				}
+			prog := e.newProgress(true, false)
+			defer prog.done()
+			if prog != nil {
+				opts.Progress = func(stage string, done, total int) { prog.update(fmt.Sprintf("%s: %d/%d pairs", stage, done, total)) }
 			}
 			r, err := await(ctx, func() (*audit.Report, error) { return audit.Run(ctx, m, opts) })
-			if showProgress {
-				fmt.Fprint(e.stderr, "\r\033[K")
-			}
+			prog.done()
 			if err != nil {
 				return toolFailed(ctx, err, "interrupted")
 			}

@@ -59,6 +59,7 @@ func newBenchCmd(e *env) *cobra.Command {
 		format  string
 		dep     string
 		maxMem  int
+		showPrg bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench [FILE...]",
@@ -78,13 +79,19 @@ without .blk).
 
 Interrupted (Ctrl-C), bench stops its runs and exits 130 without a table.
 
+On a terminal, stderr shows a line per finished run and a live line for the
+run under way (program, size, algorithm, time so far); --progress prints
+them where stderr is not a terminal too, the live line as plain lines, one
+a second.
+
 Every run is a separate icgen process, so one blow-up cannot take the table
 down; its resident memory is watched and the run is stopped beyond
 --max-memory. sdpor and csdpor use --dep (static by default, as the papers'
 tools do); ` + staticDepHelp(),
 		Example: `  icgen bench
   icgen bench --algos sdpor,cdpor --timeout 10s --sizes fib=6,7,8 testdata/bench/fib.blk
-  icgen bench --format csv > table.csv`,
+  icgen bench --format csv > table.csv
+  icgen bench --progress --format json testdata/bench/fib.blk > fib.json 2> fib.log`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
 			case "md", "csv", "json":
@@ -125,15 +132,18 @@ tools do); ` + staticDepHelp(),
 			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
-			b := &bencher{e: e, ctx: ctx, algos: list, timeout: timeout, dep: dep, maxMem: maxMem}
+			b := &bencher{e: e, ctx: ctx, algos: list, timeout: timeout, dep: dep, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
+			defer b.prog.done()
 			var rows []benchRow
 			for _, file := range args {
 				r, err := b.program(file, over)
 				if err != nil {
+					b.prog.done()
 					return toolFailed(ctx, err, "interrupted: no table written")
 				}
 				rows = append(rows, r...)
 			}
+			b.prog.done()
 			switch format {
 			case "json":
 				writeJSON(e.stdout, rows)
@@ -152,6 +162,7 @@ tools do); ` + staticDepHelp(),
 	f.StringVar(&format, "format", "md", "output: md, csv or json")
 	f.StringVar(&dep, "dep", "static", "dependency of sdpor and csdpor: static or dynamic")
 	f.IntVar(&maxMem, "max-memory", 4096, "stop a run whose resident memory exceeds this many MiB")
+	f.BoolVar(&showPrg, "progress", false, "show the runs' progress on stderr even where it is not a terminal (plain lines, one a second)")
 	return cmd
 }
 
@@ -162,6 +173,7 @@ type bencher struct {
 	timeout time.Duration
 	dep     string
 	maxMem  int
+	prog    *progress // nil: no progress shown
 }
 
 var sizesLine = regexp.MustCompile(`(?m)^\s*//\s*sizes:\s*([0-9, ]+)\s*$`)
@@ -214,8 +226,14 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 	var icPath string
 	if needsICs(b.algos) {
 		start := time.Now()
+		opts := synth.Options{Workers: runtime.NumCPU()}
+		if b.prog != nil {
+			opts.Progress = func(done, total int) {
+				b.prog.update(fmt.Sprintf("bench: %s: synthesizing the ICs: %d/%d pairs, %s", name, done, total, span(time.Since(start))))
+			}
+		}
 		f, err := await(b.ctx, func() (*ic.File, error) {
-			f, _, err := synth.Run(b.ctx, l.prog, synth.Options{Workers: runtime.NumCPU()})
+			f, _, err := synth.Run(b.ctx, l.prog, opts)
 			return f, err
 		})
 		if err != nil {
@@ -244,14 +262,15 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 	for _, n := range ns {
 		row := benchRow{Bench: name, File: file, N: n, SMT: smt, Runs: map[string]benchRun{}}
 		for _, a := range b.algos {
-			r := b.run(file, a, n, icPath)
+			what := fmt.Sprintf("%s N=%d %s", name, n, a)
+			r := b.run(file, a, n, icPath, func(d time.Duration) {
+				b.prog.update(fmt.Sprintf("bench: %s: running, %s of at most %s", what, span(d), b.timeout))
+			})
 			if b.ctx.Err() != nil {
 				return nil, context.Cause(b.ctx)
 			}
 			row.Runs[a] = r
-			if isTerminal(b.e.stderr) {
-				fmt.Fprintf(b.e.stderr, "%s N=%d %s: %s\n", name, n, a, r.summary())
-			}
+			b.prog.note(what + ": " + r.summary())
 		}
 		row.Speedup = speedups(row, b.timeout)
 		rows = append(rows, row)
@@ -270,8 +289,8 @@ func (r benchRun) summary() string {
 }
 
 // run explores file at size n with algo in a child icgen process, watching
-// its resident memory.
-func (b *bencher) run(file, algo string, n int64, icPath string) benchRun {
+// its resident memory; tick is called with the time so far as it runs.
+func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.Duration)) benchRun {
 	out := benchRun{Algo: algo}
 	self, err := os.Executable()
 	if err != nil {
@@ -300,12 +319,13 @@ func (b *bencher) run(file, algo string, n int64, icPath string) benchRun {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
+	ticker := time.NewTicker(50 * time.Millisecond)
+	defer ticker.Stop()
 	for {
 		select {
 		case err = <-done:
-		case <-tick.C:
+		case <-ticker.C:
+			tick(time.Since(start))
 			mib := rssMiB(cmd.Process.Pid)
 			if mib > out.MiB {
 				out.MiB = mib

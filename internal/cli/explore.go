@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ func newExploreCmd(e *env) *cobra.Command {
 		timeout      time.Duration
 		stop         bool
 		asJSON       bool
+		showProgress bool
 		icsPath      string
 		observeFinal bool
 		dotPath      string
@@ -67,6 +69,15 @@ when it runs out while exploring. Given with --ics, the IC file must be this pro
 hash) and each constraint's text and SMT-LIB form must be its expression's
 (icgen check's test); otherwise explore refuses it (exit 2).
 
+Progress: on a terminal, stderr shows a line redrawn in place with the
+traces and states so far and their rates, and an estimate of the part of
+the exploration done and of the time left. The estimate comes from the
+branches seen so far along the current path and the sizes of those
+explored: the algorithms find branches as they go, so it can go down as
+well as up, and it is marked as an estimate. --json turns the line off;
+--progress shows it in any case, as plain lines, one a second, where
+stderr is not a terminal. stdout is never touched.
+
 ` + outputFilesHelp + `
 
 Exit code 1 when a violation or runtime error was found, 130 when
@@ -79,6 +90,7 @@ interrupted (nothing is written then).`,
   icgen explore --algo csdpor --dep static testdata/fig1.blk
   icgen synth testdata/fib.blk && icgen explore --algo cdpor --ics testdata/fib.ic.json -D N=8 testdata/fib.blk
   icgen explore --json testdata/prodcons.blk
+  icgen explore --progress --algo sdpor -D N=7 testdata/bench/fib.blk 2> progress.log
   icgen explore --algo cdpor --dot fig1.dot --svg fig1.svg testdata/fig1.blk`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -128,9 +140,14 @@ interrupted (nothing is written then).`,
 			if err != nil {
 				return err
 			}
+			// Progress on stderr: on a terminal unless --json, anywhere
+			// with --progress.
+			prog := e.newProgress(!asJSON, showProgress)
+			defer prog.done()
 			var res *dporrt.Result
 			if info.NeedsICs {
-				opts.ICs, err = e.exploreICs(bounded, l, icsPath, timeout)
+				opts.ICs, err = e.exploreICs(bounded, l, icsPath, timeout, prog)
+				prog.clear()
 				switch {
 				case errors.Is(err, errTimedOut):
 					fmt.Fprintf(e.stderr, "icgen: --timeout %s ran out while synthesizing the ICs: nothing was explored\n", timeout)
@@ -147,22 +164,15 @@ interrupted (nothing is written then).`,
 					}
 				}
 			}
-			if isTerminal(e.stderr) && !asJSON {
-				opts.Progress = func(s dporrt.Stats) {
-					if ctx.Err() == nil {
-						fmt.Fprintf(e.stderr, "\rexploring: %d traces, %d states, %.0f states/s, %s", s.Traces, s.States,
-							float64(s.States)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
-					}
-				}
+			if res == nil && prog != nil {
+				opts.Progress = func(s dporrt.Stats) { prog.update(exploreLine(s)) }
 			}
 			if dot != nil || svg != nil {
 				opts.Tree = &dporrt.Tree{}
 			}
 			if res == nil {
 				res, err = await(ctx, func() (*dporrt.Result, error) { return dporrt.Explore(m, opts) })
-				if opts.Progress != nil {
-					fmt.Fprint(e.stderr, "\r\033[K")
-				}
+				prog.done()
 				if err != nil {
 					return toolFailed(ctx, err, "interrupted: nothing written")
 				}
@@ -204,6 +214,7 @@ interrupted (nothing is written then).`,
 	f.DurationVar(&timeout, "timeout", 0, "stop after this long, counted from the start: loading and IC synthesis included (0: no bound)")
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
+	f.BoolVar(&showProgress, "progress", false, "show progress on stderr even where it is not a terminal (plain lines, one a second) or with --json")
 	f.StringVar(&icsPath, "ics", "", "IC file for cdpor (default: synthesize the ICs first)")
 	f.BoolVar(&observeFinal, "observe-final", false, "with observers: a virtual last event reads every global, so the final states are preserved too")
 	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout); see Output files")
@@ -220,7 +231,7 @@ var errTimedOut = errors.New("timed out")
 // has some; else the ICs synthesized now. Synthesis stops when ctx is done
 // (an interrupt, or the --timeout deadline, each pair bounded by timeout
 // when it is set), with context.Cause(ctx).
-func (e *env) exploreICs(ctx context.Context, l *loaded, path string, timeout time.Duration) (*ic.File, error) {
+func (e *env) exploreICs(ctx context.Context, l *loaded, path string, timeout time.Duration, prog *progress) (*ic.File, error) {
 	if path != "" {
 		f, err := readICs(l, path)
 		if err != nil {
@@ -250,6 +261,9 @@ func (e *env) exploreICs(ctx context.Context, l *loaded, path string, timeout ti
 			return nil, &exitError{code: ExitInternal, err: err}
 		}
 		return f, nil
+	}
+	if prog != nil {
+		opts.Progress = func(done, total int) { prog.update(fmt.Sprintf("synthesizing the ICs: %d/%d pairs", done, total)) }
 	}
 	return await(ctx, func() (*ic.File, error) {
 		f, _, err := synth.Run(ctx, l.prog, opts)
@@ -420,4 +434,28 @@ dependency that holds in every state.`
 func finalsPreserved(opts dporrt.Options) bool {
 	info, _ := dporrt.Lookup(opts.Algo)
 	return info.PreservesFinals(opts)
+}
+
+// exploreLine is the progress line of an exploration: the counts, their
+// rates, and the explorer's estimate of the part done with the time left
+// at the rate so far, both marked as estimates.
+func exploreLine(s dporrt.Stats) string {
+	line := fmt.Sprintf("exploring: %d traces (%.0f/s), %d states (%.0f/s), %s",
+		s.Traces, rate(s.Traces, s.Elapsed), s.States, rate(s.States, s.Elapsed), span(s.Elapsed))
+	f := min(max(s.Estimate, 0), 1)
+	if f <= 0 {
+		return line + "; no estimate yet"
+	}
+	pct := "~" + strconv.FormatFloat(100*f, 'f', 0, 64)
+	switch {
+	case f < 0.0001:
+		pct = "<0.01"
+	case f < 0.1:
+		pct = "~" + strconv.FormatFloat(100*f, 'g', 2, 64)
+	}
+	eta := "over 100 days"
+	if left := float64(s.Elapsed) * (1 - f) / f; left <= float64(100*24*time.Hour) {
+		eta = "~" + span(time.Duration(left))
+	}
+	return fmt.Sprintf("%s; %s%% done, ETA %s (estimate)", line, pct, eta)
 }

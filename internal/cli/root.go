@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -150,6 +151,9 @@ func panicError(r any) error {
 // env is what commands write to; tests inject buffers.
 type env struct {
 	stdout, stderr io.Writer
+	// now is the clock of the progress lines (nil: time.Now); tests
+	// inject one to check the throttle.
+	now func() time.Time
 }
 
 // Execute runs icgen with args and returns the exit code. It never panics:
@@ -161,13 +165,18 @@ func Execute(args []string, stdout, stderr io.Writer) (code int) {
 // execute is Execute under ctx; tests cancel ctx with the cause
 // errInterrupted to act as an interrupt.
 func execute(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	return executeIn(ctx, &env{stdout: stdout, stderr: stderr}, args)
+}
+
+// executeIn is execute with the commands writing to e.
+func executeIn(ctx context.Context, e *env, args []string) (code int) {
+	stderr := e.stderr
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "icgen: %v\n", panicError(r))
 			code = ExitInternal
 		}
 	}()
-	e := &env{stdout: stdout, stderr: stderr}
 	root := newRoot(e)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

@@ -76,13 +76,10 @@ smtlib (each constraint a define-fun over declared state variables).
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit, Encoding: enc}
-			showProgress := !quiet && isTerminal(e.stderr)
-			if showProgress {
-				opts.Progress = func(done, total int) {
-					if ctx.Err() == nil {
-						fmt.Fprintf(e.stderr, "\rsynthesizing: %d/%d pairs", done, total)
-					}
-				}
+			prog := e.newProgress(!quiet, false)
+			defer prog.done()
+			if prog != nil {
+				opts.Progress = func(done, total int) { prog.update(fmt.Sprintf("synthesizing: %d/%d pairs", done, total)) }
 			}
 			type synthesized struct {
 				f  *ic.File
@@ -92,9 +89,7 @@ smtlib (each constraint a define-fun over declared state variables).
 				f, st, err := synth.Run(ctx, l.prog, opts)
 				return synthesized{f, st}, err
 			})
-			if showProgress {
-				fmt.Fprint(e.stderr, "\r\033[K")
-			}
+			prog.done()
 			if err != nil {
 				return toolFailed(ctx, err, "interrupted: no file written")
 			}
