@@ -106,6 +106,9 @@ func recoverSyntax(file string, src []byte, starts []int, err error) ErrorList {
 				return append(errs, errSyntax(at, err.Error()))
 			}
 			p := fromLexer(pe.Position())
+			if p.Line > 0 {
+				p.Col = byteColumn(src[base:], p.Offset, p.Col)
+			}
 			atEnd := p.Line == 0 || strings.HasPrefix(pe.Message(), `unexpected token "<EOF>"`)
 			if atEnd && end < len(src) {
 				// The window cut a declaration short: widen it.
@@ -390,7 +393,23 @@ func newChecker(file string, src []byte) *checker {
 }
 
 func (c *checker) pos(p lexer.Position) Pos {
-	return Pos{File: c.fileName, Offset: p.Offset, Line: p.Line, Col: p.Column}
+	return Pos{File: c.fileName, Offset: p.Offset, Line: p.Line, Col: byteColumn(c.src, p.Offset, p.Column)}
+}
+
+// byteColumn is the column of byte off of src as the scanner and the error
+// excerpts count columns: one per byte that is not a UTF-8 continuation
+// byte. The parser's lexer counts runes, and an invalid byte is a rune of
+// its own there (a comment holding "\xb8\xa9" would put every later column
+// of its line two off). col is returned when off is not in src.
+func byteColumn(src []byte, off, col int) int {
+	if off < 0 || off > len(src) {
+		return col
+	}
+	start := off
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	return advancePos(Pos{Line: 1, Col: 1}, src[start:off]).Col
 }
 
 func (c *checker) report(e *Error) { c.errs = append(c.errs, e) }
