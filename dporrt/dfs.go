@@ -21,17 +21,9 @@ func (x *explorer) dfs(depth int) {
 		}
 		pid := n.pid
 		f.cursor = pid
-		ev, spawned := x.step(pid, true)
-		f.done.add(pid)
-		node := -1
-		if f.node >= 0 {
-			node = x.treeNode(f.node, x.stepOf(ev))
-		}
+		ev, spawned, node := x.take(f, pid)
 		if ev.err != nil {
-			x.treeKind(node, NodeError)
-			x.res.Traces++
-			x.finding(Finding{Error: ev.err}, x.schedule)
-			x.final()
+			x.errorEnd(node, ev)
 		} else {
 			child := x.enter(nil, ev, spawned)
 			child.node = node
@@ -61,4 +53,25 @@ func (x *explorer) arrive(depth int) (*level, bool) {
 		return f, true
 	}
 	return f, false
+}
+
+// take runs the next event of process pid from level f, marks pid done
+// there and records the event's tree node (-1: none).
+func (x *explorer) take(f *level, pid PID) (ev *event, spawned []int, node int) {
+	ev, spawned = x.step(pid, true)
+	f.done.add(pid)
+	node = -1
+	if f.node >= 0 {
+		node = x.treeNode(f.node, x.stepOf(ev))
+	}
+	return ev, spawned, node
+}
+
+// errorEnd ends a trace at ev's runtime error: a complete trace, its
+// finding and its final state.
+func (x *explorer) errorEnd(node int, ev *event) {
+	x.treeKind(node, NodeError)
+	x.res.Traces++
+	x.finding(Finding{Error: ev.err}, x.schedule)
+	x.final()
 }

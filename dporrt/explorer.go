@@ -219,7 +219,6 @@ type explorer struct {
 	stopped    bool
 	scratch    Event
 	info       Info        // the algorithm
-	unrunnable int         // wakeup tree sequences that could not start (see optimal)
 	raced      int         // the events before it had their races reversed (see detectRaces)
 	observing  bool        // dependent uses observers (see dependentObserved)
 	check      raceCheck   // what the algorithm does with a race besides reversing it (nil: nothing)

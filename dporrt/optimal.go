@@ -61,7 +61,6 @@ func (x *explorer) optimal(depth int) {
 		if i := x.procIndex(pid); i < 0 || !x.isEnabled(i) {
 			// A sequence the tree holds cannot start here: the checks
 			// that keep the tree's sequences executable missed one.
-			x.unrunnable++
 			f.wut.remove(pid)
 			continue
 		}
@@ -71,23 +70,15 @@ func (x *explorer) optimal(depth int) {
 		}
 		sub := f.wut.subtree(pid)
 		explored++
-		ev, spawned := x.step(pid, true)
-		f.done.add(pid)
+		ev, spawned, node := x.take(f, pid)
 		f.wut.setFirst(pid, ev) // races inserted here now meet it as it ran
-		node := -1
-		if f.node >= 0 {
-			node = x.treeNode(f.node, x.stepOf(ev))
-		}
 		if x.info.Observers {
 			x.clock(len(x.seq) - 1) // races wait for the observers (see observedRaces)
 		} else {
 			x.scan(len(x.seq)-1, x.recordRace)
 		}
 		if ev.err != nil {
-			x.treeKind(node, NodeError)
-			x.res.Traces++
-			x.finding(Finding{Error: ev.err}, x.schedule)
-			x.final()
+			x.errorEnd(node, ev)
 			x.detectRaces()
 			x.errorWakeups(f, len(x.seq)-1)
 		} else {

@@ -154,17 +154,9 @@ func (x *explorer) source(depth int) {
 			return
 		}
 		kept := x.uniformSleepers(f, pid)
-		ev, spawned := x.step(pid, true)
-		f.done.add(pid)
-		node := -1
-		if f.node >= 0 {
-			node = x.treeNode(f.node, x.stepOf(ev))
-		}
+		ev, spawned, node := x.take(f, pid)
 		if ev.err != nil {
-			x.treeKind(node, NodeError)
-			x.res.Traces++
-			x.finding(Finding{Error: ev.err}, x.schedule)
-			x.final()
+			x.errorEnd(node, ev)
 			x.errorRaces(f, len(x.seq)-1)
 		} else {
 			x.races(len(x.seq) - 1)

@@ -585,31 +585,7 @@ func (g *Graph) Term(r Ref, budget int) (*Term, bool) {
 }
 
 func rebuildTree(n gnode, args []*Term) *Term {
-	switch n.kind {
-	case KOp:
-		switch {
-		case len(args) == 1:
-			return Unary(n.op, args[0])
-		case n.op == lang.OpAnd:
-			return And(args...)
-		case n.op == lang.OpOr:
-			return Or(args...)
-		}
-		return Binary(n.op, args[0], args[1])
-	case KIte:
-		return Ite(args[0], args[1], args[2])
-	case KSelect:
-		return Select(args[0], args[1])
-	case KStore:
-		return Store(args[0], args[1], args[2])
-	case KApply:
-		return Apply(n.fn, args...)
-	case KDiv:
-		return Div(args[0], args[1])
-	case KMod:
-		return Mod(args[0], args[1])
-	}
-	panic(fmt.Sprintf("ts: node of kind %d", n.kind))
+	return Rebuild(&Term{Kind: n.kind, Op: n.op, Fn: n.fn}, args)
 }
 
 // Reach calls f once on every node reachable from the roots, children
