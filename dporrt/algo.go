@@ -17,6 +17,8 @@ const (
 	CDPOR  Algorithm = "cdpor"
 	ODPOR  Algorithm = "odpor"
 	ODPOB  Algorithm = "odpor-ob"
+	ODPCS  Algorithm = "odpor-cs"
+	ODPCSO Algorithm = "odpor-cs-ob"
 )
 
 // Loop is the exploration loop an algorithm runs on.
@@ -79,6 +81,10 @@ type Info struct {
 	// NeedsICs: the algorithm uses an IC file (without one it is its loop
 	// with CheckNone).
 	NeedsICs bool
+	// AtMost names an algorithm this one never explores more complete
+	// traces than, on the same program and options (the differential
+	// tests check it); empty for none.
+	AtMost Algorithm
 	// Paper is the paper and algorithm it implements; Promise what it
 	// explores and preserves, in a line.
 	Paper   string
@@ -106,6 +112,12 @@ var Algorithms = []Info{
 	{Name: ODPOB, Loop: LoopOptimal, Observers: true, StaticDep: true,
 		Paper:   "Optimal DPOR with observers (Aronis et al., TACAS'18; ISSTA'19 Fig. 1)",
 		Promise: "at most one trace per class of traces that read the same values; the violations of dfs, and its final states with --observe-final"},
+	{Name: ODPCS, Loop: LoopOptimal, Check: CheckState, StaticDep: true, AtMost: ODPOR,
+		Paper:   "Optimal context-sensitive DPOR (Albert et al., ISSTA'19, Alg. 1): wakeup trees with don't-do sets",
+		Promise: "no more traces than odpor, minus the reversals whose two orders end in the same state; the final states and violations of dfs"},
+	{Name: ODPCSO, Loop: LoopOptimal, Check: CheckState, Observers: true, StaticDep: true, AtMost: ODPOB,
+		Paper:   "Optimal context-sensitive DPOR with observers (Albert et al., ISSTA'19, Alg. 2)",
+		Promise: "no more traces than odpor-ob, minus the reversals whose observers see the same in both orders; the violations of dfs, and its final states with --observe-final"},
 }
 
 // PreservesFinals reports whether the algorithm, run with opts, reaches

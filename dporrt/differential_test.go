@@ -27,6 +27,8 @@ func differential(t *testing.T, name string, m *Machine, bound int, ics *ic.File
 	if oracle.Cut {
 		return false // too big to be an oracle
 	}
+	traces := map[string]int{} // by algorithm, dependency and ObserveFinal
+	key := func(a Algorithm, o Options) string { return fmt.Sprint(a, o.Dep, o.ObserveFinal) }
 	for _, info := range Algorithms {
 		if info.Loop == LoopDFS {
 			continue
@@ -57,6 +59,10 @@ func differential(t *testing.T, name string, m *Machine, bound int, ics *ic.File
 				}
 				if r.Traces > oracle.Traces {
 					t.Errorf("%s explores %d traces, more than dfs's %d", label, r.Traces, oracle.Traces)
+				}
+				traces[key(info.Name, o)] = r.Traces
+				if b, ok := traces[key(info.AtMost, o)]; ok && r.Traces > b {
+					t.Errorf("%s explores %d traces, more than %s's %d", label, r.Traces, info.AtMost, b)
 				}
 			}
 		}

@@ -61,6 +61,16 @@ type Stats struct {
 	Traces  int // complete traces (no process enabled, or a runtime error)
 	Blocked int // sleep-set-blocked traces
 	States  int // events executed (the papers' S, root excluded)
+	// Covered counts the sequences a don't-do sequence stopped (odpor-cs,
+	// odpor-cs-ob): every process enabled there asleep, some of them
+	// because running it ends where an explored run does.
+	Covered int
+	// Longest is the number of events of the longest explored sequence
+	// (the ISSTA'19 paper's MS, the states stored, is Longest+1);
+	// MaxDnD the largest sum of the don't-do set sizes along a sequence
+	// (its MD): what the context-sensitive algorithms keep.
+	Longest int
+	MaxDnD  int
 	Elapsed time.Duration
 	// Estimate is, in the Stats passed to Options.Progress, an estimate
 	// of the fraction of the exploration done, in [0, 1]: see estimate.go
@@ -197,6 +207,9 @@ type event struct {
 	observed []Loc
 	wrote    []Loc
 	readFrom []observation // the writes it observes (with observers)
+	atEnd    []Loc         // the globals of observed whose value it wrote is read by the virtual last event (ObserveFinal)
+	id       uint64        // unique in the exploration
+	handled  []uint64      // the races with this second event reversed (with observers: see raceFingerprint)
 }
 
 // enChange records that a process became enabled (on) or not at a level.
@@ -243,6 +256,8 @@ type explorer struct {
 	// The bounds on kept final states and snapshots: MaxFinalBytes and
 	// maxSnapBytes (tests lower them to exercise what happens past them).
 	finalLimit, snapLimit int
+	dndSum                int    // the don't-do sequences of the levels of the sequence (see noteDnD)
+	events                uint64 // events stepped, for their ids
 }
 
 func newExplorer(m *Machine, opts Options) *explorer {
@@ -368,6 +383,12 @@ func (x *explorer) enabledAt(i, k int) bool {
 func (x *explorer) enter(sleep []sleeper, ev *event, spawned []int) *level {
 	d := len(x.levels)
 	f := &level{sleep: sleep, node: -1, depth: d}
+	for _, sl := range sleep {
+		if sl.byState {
+			f.dnd++
+		}
+	}
+	x.noteDnD(f.dnd)
 	x.affected = x.st.affected(ev.proc, spawned, ev.writes, x.affected[:0])
 	for _, i := range x.affected {
 		if on := x.st.Enabled(i); on != x.isEnabled(i) {
@@ -394,6 +415,7 @@ func (x *explorer) leave() {
 		}
 	}
 	x.dropSnap(f)
+	x.dndSum -= f.dnd
 	x.levels = x.levels[:d]
 }
 
@@ -445,7 +467,8 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 	}
 	x.st.StepInto(i, &x.scratch)
 	e := &x.scratch
-	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre}
+	x.events++
+	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre, id: x.events}
 	if x.opts.Dep == Static {
 		ev.reads, ev.writes = x.staticSets(e.Block)
 		if x.info.Observers {
@@ -467,6 +490,7 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 		return ev, spawned
 	}
 	x.res.States++
+	x.res.Longest = max(x.res.Longest, len(x.seq))
 	if x.opts.Progress != nil && x.res.States%progressEvery == 0 {
 		x.progress()
 	}

@@ -55,7 +55,7 @@ func (x *explorer) observe(final bool) {
 	live := make(map[Loc]map[int]int) // per global: writers whose value is still in some cell, with how many
 	mark := func(k int, g Loc) { x.seq[k].observed = append(x.seq[k].observed, g) }
 	for _, ev := range x.seq {
-		ev.observed, ev.readFrom = ev.observed[:0], ev.readFrom[:0]
+		ev.observed, ev.readFrom, ev.atEnd = ev.observed[:0], ev.readFrom[:0], ev.atEnd[:0]
 	}
 	for k, ev := range x.seq {
 		for _, g := range ev.reads {
@@ -84,12 +84,14 @@ func (x *explorer) observe(final bool) {
 		for g, ws := range live {
 			for w := range ws {
 				mark(w, g)
+				x.seq[w].atEnd = append(x.seq[w].atEnd, g)
 			}
 		}
 	}
 	for _, ev := range x.seq {
 		slices.Sort(ev.observed)
 		ev.observed = slices.Compact(ev.observed)
+		slices.Sort(ev.atEnd)
 	}
 }
 
@@ -126,15 +128,59 @@ func (x *explorer) observedRaces() {
 			break
 		}
 		i, k := r[0], r[1]
-		tail := []int{k}
-		if !beyondWrites(x.seq[i], x.seq[k]) {
-			tail = x.observedTail(i, k) // two writes, dependent for an observer
+		if fp := x.raceFingerprint(i, k); slices.Contains(x.seq[k].handled, fp) {
+			continue
+		} else {
+			x.seq[k].handled = append(x.seq[k].handled, fp)
 		}
-		x.reverse(i, tail)
+		ww := !beyondWrites(x.seq[i], x.seq[k]) // two writes, dependent for an observer
+		switch {
+		case x.check != nil && ww:
+			x.reverseObservedCS(i, k)
+		case x.check != nil:
+			x.reverseCS(i, k)
+		case ww:
+			x.reverse(i, x.observedTail(i, k))
+		default:
+			x.reverse(i, []int{k})
+		}
 	}
 	for k := range x.seq { // back to the plain happens-before
 		x.clock(k)
 	}
+}
+
+// raceFingerprint identifies what the reversal of the race of seq[i] with
+// seq[k] depends on, so that a race seen again in a later maximal sequence
+// is reversed once, as detectRaces does without observers: the events from
+// e to the last one that observes e' (by identity, with what they observe,
+// which fixes their dependencies and so happens-before among them: a
+// chain between two of them passes only through events between them), the
+// observers of e', and whether the virtual last event observes it. What
+// comes after the last observer changes only the end of v, which a wakeup
+// tree leaves free (see detectRaces).
+func (x *explorer) raceFingerprint(i, k int) uint64 {
+	h := mix(uint64(x.seq[i].id)<<32 ^ uint64(x.seq[k].id))
+	last := k
+	for j := k + 1; j < len(x.seq); j++ {
+		for _, r := range x.seq[j].readFrom {
+			if r.writer == k {
+				h = mix(h ^ x.seq[j].id)
+				last = j
+				break
+			}
+		}
+	}
+	for j := i; j <= last; j++ {
+		h = mix(h ^ x.seq[j].id)
+		for _, g := range x.seq[j].observed {
+			h = mix(h ^ uint64(g))
+		}
+	}
+	for _, g := range x.seq[k].atEnd {
+		h = mix(h ^ uint64(g)<<20)
+	}
+	return h
 }
 
 // observedTail returns the positions of e', e, notobs(e, e', E) \ e' and

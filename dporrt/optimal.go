@@ -31,6 +31,9 @@ func (x *explorer) optimal(depth int) {
 	if f.wut == nil || f.wut.empty() {
 		// Nothing to follow: start with the first process awake.
 		pid, ok := x.awake(f)
+		if !ok && x.coveredStop(f) {
+			return
+		}
 		if !ok {
 			// Sleep-set blocked: never with a dependency that does not
 			// change with the state (ODPOR's optimality), possible with
@@ -43,7 +46,18 @@ func (x *explorer) optimal(depth int) {
 		f.wut = x.newWUT()
 		f.wut.insert([]*event{x.nextEvent(pid)})
 	}
-	explored := 0
+	if x.check != nil && x.anyCovered(f) {
+		// A covered process is not explored here, so the races its
+		// subtree would have reversed here are unknown: every other
+		// process is explored, as the source loop does (see wakeAll).
+		x.wakeAll(f)
+	}
+	explored, took := 0, 0
+	defer func() {
+		if explored > 0 && took == 0 {
+			x.treeKind(f.node, NodeCovered) // every branch was covered
+		}
+	}()
 	for !x.stopped {
 		first, ok := f.wut.leftmost()
 		if !ok && explored == 0 {
@@ -68,8 +82,20 @@ func (x *explorer) optimal(depth int) {
 			x.treeKind(f.node, NodeCut)
 			return
 		}
+		if f.covered(pid) && f.wut.bare(pid) {
+			// Covered by a don't-do sequence: not explored, but its
+			// races are reversed (ISSTA'19 Alg. 1, lines 25-26).
+			explored++
+			x.res.Covered++
+			x.forcedRaces(f, pid)
+			f.sleep = append(f.sleep, sleeper{seq: []*event{x.nextEvent(pid)}})
+			f.wut.remove(pid)
+			continue
+		}
 		sub := f.wut.subtree(pid)
 		explored++
+		kept := x.commutingSleepers(f, pid)
+		took++
 		ev, spawned, node := x.take(f, pid)
 		f.wut.setFirst(pid, ev) // races inserted here now meet it as it ran
 		if x.info.Observers {
@@ -83,7 +109,7 @@ func (x *explorer) optimal(depth int) {
 			x.errorWakeups(f, len(x.seq)-1)
 		} else {
 			x.blockedRaces(len(x.seq)-1, spawned, x.reverseNow)
-			child := x.enter(x.childSleep(f, ev), ev, spawned)
+			child := x.enter(append(x.childSleep(f, ev), kept...), ev, spawned)
 			child.node, child.wut = node, sub
 			x.optimal(depth + 1)
 			x.leave()
@@ -125,7 +151,11 @@ func (x *explorer) detectRaces() {
 				x.cut("timeout")
 				return
 			}
-			x.reverse(i, []int{k})
+			if x.check != nil {
+				x.reverseCS(i, k)
+			} else {
+				x.reverse(i, []int{k})
+			}
 		}
 	}
 }
@@ -181,6 +211,9 @@ func (x *explorer) redundant(f *level, v []*event) bool {
 	}
 	t := x.newWUT()
 	for _, sl := range f.sleep {
+		if sl.byState {
+			continue // a don't-do sequence: its first process is not asleep
+		}
 		if _, ok := t.weakInitial(sl.seq[0], v); ok {
 			return true
 		}

@@ -300,6 +300,88 @@ func TestOptimalRandom(t *testing.T) {
 	}
 }
 
+// TestISSTA19ContextSensitive checks the context-sensitive optimal
+// algorithms on the ISSTA'19 running example against the paper's Fig. 2(b)
+// (Example 3.1 and Sec. 4.1). odpor-cs explores p.q.r; r.q ends where q.r
+// does after p, so p.r stops with q covered (state 4); p.r and r.p end
+// alike, as do the same races after q: 2 complete traces, p.q.r and q.p.r,
+// and stops at p.r, q.r and r (states 4, 8, 9). With observers, p.q and q.p
+// differ in x, but r, their only observer, sees the same (its assert holds
+// after both): q.p.r is covered too and stops at q.p (state 6), 1 complete
+// trace.
+func TestISSTA19ContextSensitive(t *testing.T) {
+	m, err := New(compileFile(t, "../testdata/issta19.blk"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		algo                    Algorithm
+		traces, states, covered int
+		tree                    string
+	}{
+		{ODPCS, 2, 9, 3, `
+p#1
+  q#2
+    r#3 complete
+  r#3 covered (asleep q#2)
+q#2
+  p#1
+    r#3 complete
+  r#3 covered (asleep p#1)
+r#3 covered (asleep p#1 q#2)
+`},
+		{ODPCSO, 1, 8, 4, `
+p#1
+  q#2
+    r#3 complete
+  r#3 covered (asleep q#2)
+q#2
+  p#1 covered (asleep r#3)
+  r#3 covered (asleep p#1)
+r#3 covered (asleep p#1 q#2)
+`},
+	} {
+		tree := &Tree{}
+		r, err := Explore(m, Options{Algo: tc.algo, Tree: tree})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Traces != tc.traces || r.Blocked != 0 || r.States != tc.states || r.Covered != tc.covered {
+			t.Errorf("%s: %d complete traces, %d blocked, %d states, %d covered stops; want %d, 0, %d, %d",
+				tc.algo, r.Traces, r.Blocked, r.States, r.Covered, tc.traces, tc.states, tc.covered)
+		}
+		if got := treeText(tree); got != tc.tree[1:] {
+			t.Errorf("%s: the explored tree is\n%swant\n%s", tc.algo, got, tc.tree[1:])
+		}
+	}
+}
+
+// treeText renders a recorded tree, one node a line under its parent,
+// indented by depth: the step's process, and how the node ends unless it
+// is inner, with the processes asleep there.
+func treeText(t *Tree) string {
+	var b strings.Builder
+	var walk func(n int, indent string)
+	walk = func(n int, indent string) {
+		for c, node := range t.Nodes {
+			if node.Parent != n {
+				continue
+			}
+			b.WriteString(indent + node.Step.Name)
+			if node.Kind != NodeInner {
+				b.WriteString(" " + node.Kind.String())
+			}
+			if len(node.Asleep) > 0 {
+				b.WriteString(" (asleep " + strings.Join(node.Asleep, " ") + ")")
+			}
+			b.WriteString("\n")
+			walk(c, indent+"  ")
+		}
+	}
+	walk(0, "")
+	return b.String()
+}
+
 // TestISSTA19Example runs the optimal algorithms on the ISSTA'19 running
 // example (Fig. 2(a)): p, q and r are pairwise dependent, so each of the 6
 // orders is its own Mazurkiewicz trace and odpor explores all 6, each once,

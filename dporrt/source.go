@@ -37,6 +37,7 @@ type level struct {
 	// csdpor and cdpor (see detour); nil until a race needs it.
 	snap     *State
 	snapSize int
+	dnd      int // the byState sequences of sleep
 	// changed lists the processes whose enabledness the event into E
 	// changed (their enHist entries at this level).
 	changed []int
@@ -49,6 +50,10 @@ type level struct {
 type sleeper struct {
 	seq     []*event
 	byState bool
+	// modObs: a byState sequence whose run ends where an explored run
+	// does only modulo observability (odpor-cs-ob): an event that would
+	// observe the race it reverses is not covered by it.
+	modObs bool
 }
 
 // asleep reports whether process pid is asleep at the level.
@@ -183,7 +188,7 @@ func (x *explorer) childSleep(f *level, ev *event) []sleeper {
 	for _, sl := range f.sleep {
 		if sl.seq[0].pid == ev.pid {
 			if len(sl.seq) > 1 {
-				out = append(out, sleeper{seq: sl.seq[1:], byState: true})
+				out = append(out, sleeper{seq: sl.seq[1:], byState: true, modObs: sl.modObs})
 			}
 			continue
 		}
@@ -286,7 +291,7 @@ func (x *explorer) race(i, k int) bool {
 		v = x.check.judge(x, i, k)
 	}
 	for _, c := range v.covers {
-		x.levels[i].sleep = append(x.levels[i].sleep, sleeper{seq: c, byState: true})
+		x.addCover(i, c, false)
 	}
 	if !v.uniform {
 		x.updateBack(i, k)

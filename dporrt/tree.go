@@ -10,10 +10,11 @@ const (
 	NodeBlocked                  // every enabled process asleep: a sleep-set-blocked trace
 	NodeError                    // the event into it raised a runtime error
 	NodeCut                      // a bound stopped the exploration here
+	NodeCovered                  // every enabled process asleep, some by a don't-do sequence (odpor-cs)
 )
 
 func (k NodeKind) String() string {
-	return [...]string{"inner", "complete", "blocked", "error", "cut"}[k]
+	return [...]string{"inner", "complete", "blocked", "error", "cut", "covered"}[k]
 }
 
 // Tree is the execution tree an exploration walked, as the papers draw it:

@@ -21,6 +21,9 @@ type wakeupTree[E any, K comparable] struct {
 type wuNode[E any] struct {
 	ev       E
 	children []*wuNode[E]
+	// absorbed: an insertion ended at this node, a leaf then, taking its
+	// branch to stand for a sequence of its own (see insert and bare).
+	absorbed bool
 }
 
 func newWakeupTree[E any, K comparable](proc func(E) K, dep func(a, b E) bool) *wakeupTree[E, K] {
@@ -71,6 +74,20 @@ func (t *wakeupTree[E, K]) setFirst(p K, ev E) {
 			return
 		}
 	}
+}
+
+// bare reports whether the branch of process p is a single event that no
+// insertion other than its own ended at: it stands for no other sequence.
+// Skipping such a branch loses only what its event leads to; skipping
+// another one would lose the sequences it took in (odpor-cs: see
+// explorer.covered).
+func (t *wakeupTree[E, K]) bare(p K) bool {
+	for _, c := range t.root.children {
+		if t.proc(c.ev) == p {
+			return len(c.children) == 0 && !c.absorbed
+		}
+	}
+	return false
 }
 
 // remove removes the sequences that start with an event of process p.
@@ -136,6 +153,7 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 			return true
 		}
 		if len(next.children) == 0 {
+			next.absorbed = true
 			return false // a leaf: the branch through it covers v
 		}
 		n = next

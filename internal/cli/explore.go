@@ -315,7 +315,11 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	fmt.Fprintf(w, "%s%s: %s (%s dependency)\n", l.path, params, opts.Algo, r.Dep)
 	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
 	fmt.Fprintf(w, "  blocked traces    %d\n", r.Blocked)
-	fmt.Fprintf(w, "  states            %d\n", r.States)
+	if info, _ := dporrt.Lookup(opts.Algo); info.Check == dporrt.CheckState && info.Loop == dporrt.LoopOptimal {
+		fmt.Fprintf(w, "  covered stops     %d (sequences a don't-do entry stopped: they end where explored ones do)\n", r.Covered)
+		fmt.Fprintf(w, "  don't-do entries  %d at most along a sequence (MD)\n", r.MaxDnD)
+	}
+	fmt.Fprintf(w, "  states            %d (MS, the states of the longest sequence, root included: %d)\n", r.States, r.Longest+1)
 	if finalsPreserved(opts) {
 		fmt.Fprintf(w, "  final states      %d\n", r.FinalCount)
 	} else {
@@ -366,8 +370,12 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		Dep     string           `json:"dependency"`
 		Traces  int              `json:"traces"`
 		Blocked int              `json:"blocked"`
+		Covered int              `json:"covered"`
 		States  int              `json:"states"`
-		Finals  int              `json:"final_states"`
+		// MaxDnD and Longest: the ISSTA'19 paper's MD and MS - 1.
+		MaxDnD  int `json:"max_dnd"`
+		Longest int `json:"longest"`
+		Finals  int `json:"final_states"`
 		// FinalsAll: the final states are all those dfs reaches (false
 		// with observers without --observe-final).
 		FinalsAll bool          `json:"final_states_all"`
@@ -375,8 +383,8 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		MemoryMiB float64       `json:"memory_mib"`
 		Cut       string        `json:"stopped_early,omitempty"`
 		Findings  []findingJSON `json:"findings"`
-	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Traces: r.Traces, Blocked: r.Blocked, States: r.States,
-		Finals: r.FinalCount, FinalsAll: finalsPreserved(opts), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
+	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
+		MaxDnD: r.MaxDnD, Longest: r.Longest, Finals: r.FinalCount, FinalsAll: finalsPreserved(opts), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
 	}

@@ -1,0 +1,567 @@
+package dporrt
+
+import (
+	"slices"
+)
+
+// This file holds what the context-sensitive check changes in the optimal
+// loop: Optimal Context-Sensitive DPOR (Albert, García de la Banda,
+// Gómez-Zamalloa, Isabel, Stuckey, ISSTA'19, Alg. 1) and, with observers,
+// Alg. 2 of the same paper.
+//
+// A race e ⋖ e' of a maximal sequence E is reversed as in Optimal DPOR, by
+// inserting a sequence v into wut(E'), E' = pre(E, e); v is
+// ance(e, e', E).ê'.I_fut: the events between e and e' that happen before
+// e', then e', then the future initials, the events of the rest of E that
+// nothing outside v happens before (Sec. 3.2). Besides, when running the
+// reversed race from s[E'] ends in the state the explored order reached
+// (line 38), v.ê goes into the don't-do set of E': a sequence that starts
+// that way is not explored to its end. Don't-do sequences are inherited as
+// the sleep sequences of csdpor are (lines 29-30: childSleep); where one
+// has shrunk to a single process, that process is not explored, but its
+// event still runs to have its races reversed (lines 17-19 and 25-26:
+// forcedRaces). The don't-do sets are the byState sleepers of the levels.
+//
+// With observers (Alg. 2), a race of two writes dependent only because a
+// later event observes the second is reversed as
+// ance.ê'.ê.notobs.ô.I_fut, notobs being the events that happen before an
+// observer, and the don't-do entry is v followed by the other observers
+// when each observer sees the same in both orders (line 73): its
+// "effect", what it leaves that any later event can see, is the same.
+//
+// The states the checks compare are reached by running from the snapshot
+// of s[E'] (see detour): both the explored order and the reversed one are
+// run again there, so no state is kept per level beyond that snapshot; a
+// check costs the events between e and e' (or the last observer) twice.
+// Those runs are not counted as states, and record no findings: a run
+// that ends where an explored one does has recorded the same violations
+// (they are part of the state compared), and an observer's failed asserts
+// are part of its effect.
+
+// addCover puts seq into the don't-do set of level i (a sleep sequence by
+// state; modObs: its run ends where an explored one does only modulo
+// observability), and keeps the sum of the don't-do sets along the
+// sequence.
+func (x *explorer) addCover(i int, seq []*event, modObs bool) {
+	f := x.levels[i]
+	// The events of a sequence of processes from a state are determined:
+	// an entry with the same processes is the same entry.
+	for _, sl := range f.sleep {
+		if sl.byState && sl.modObs == modObs && samePIDs(sl.seq, seq) {
+			return
+		}
+	}
+	f.sleep = append(f.sleep, sleeper{seq: seq, byState: true, modObs: modObs})
+	f.dnd++
+	x.noteDnD(1)
+}
+
+// samePIDs reports whether two sequences are of the same processes, in
+// the same order.
+func samePIDs(a, b []*event) bool {
+	return slices.EqualFunc(a, b, func(x, y *event) bool { return x.pid == y.pid })
+}
+
+// noteDnD adds d to the sum of the don't-do set sizes along the current
+// sequence, and keeps its maximum (the ISSTA'19 paper's MD).
+func (x *explorer) noteDnD(d int) {
+	x.dndSum += d
+	x.res.MaxDnD = max(x.res.MaxDnD, x.dndSum)
+}
+
+// wakeAll puts into f's wakeup tree every process enabled at f that is
+// neither asleep nor covered. A covered process is not explored, so the
+// races its subtree would have reversed here are unknown; exploring every
+// other process makes up for them, as the source loop does (see source).
+func (x *explorer) wakeAll(f *level) {
+	for n := x.enabled.first(); n != nil; n = n.next[0] {
+		if !f.asleep(n.pid) && !f.done.has(n.pid) {
+			f.wut.insert([]*event{x.nextEvent(n.pid)})
+		}
+	}
+}
+
+// anyCovered reports whether some process enabled at f is covered there.
+func (x *explorer) anyCovered(f *level) bool {
+	for _, sl := range f.sleep {
+		if sl.byState && len(sl.seq) == 1 {
+			if i := x.procIndex(sl.seq[0].pid); i >= 0 && x.isEnabled(i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// covered reports whether process pid is covered at f: a don't-do
+// sequence of f has shrunk to its next event alone.
+func (f *level) covered(pid PID) bool {
+	for _, sl := range f.sleep {
+		if sl.byState && len(sl.seq) == 1 && sl.seq[0].pid == pid {
+			return true
+		}
+	}
+	return false
+}
+
+// commutingSleepers returns, for the context-sensitive algorithms, the
+// processes q asleep or covered at f, whose next event is dependent on p's
+// (so that childSleep drops them) but commutes with it in the current
+// state X: s[X.p.q] = s[X.q.p]. They stay covered at X.p: X.p.q ends where
+// X.q.p does, a continuation of X.q, which is explored (asleep: an
+// equivalent trace was) or covered (its runs end where explored ones do).
+// This carries a don't-do sequence past an event it would otherwise stop
+// at, where the two commute in the state they meet: without it, the
+// reversal of a race between commuting events is explored on, through each
+// dependent event that comes before its covered point (ISSTA'19 Sec. 3.2,
+// Problem II).
+func (x *explorer) commutingSleepers(f *level, pid PID) []sleeper {
+	if x.check == nil || len(f.sleep) == 0 {
+		return nil
+	}
+	var p *event
+	var out []sleeper
+	for _, sl := range f.sleep {
+		if len(sl.seq) != 1 || sl.seq[0].pid == pid || sl.modObs {
+			continue
+		}
+		q := sl.seq[0]
+		if p == nil {
+			p = x.nextEvent(pid)
+		}
+		if !x.dependent(p, q) || !x.commuteHere(pid, q.pid) {
+			continue
+		}
+		out = append(out, sleeper{seq: sl.seq, byState: true})
+	}
+	return out
+}
+
+// commuteHere reports whether running the next events of processes a and
+// b in either order from the current state ends in the same state, both
+// orders enabled and free of runtime errors. The state is left as it was.
+func (x *explorer) commuteHere(a, b PID) bool {
+	return x.sameRuns([]PID{a, b}, []PID{b, a})
+}
+
+// coveredStop handles a level where every enabled process is asleep and
+// some are covered by a don't-do sequence (ISSTA'19 Alg. 1, lines 17-19):
+// nothing is explored from it, and the races of each covered process's
+// event are reversed. It reports false, doing nothing, when no enabled
+// process is covered (the level is sleep-set blocked).
+func (x *explorer) coveredStop(f *level) bool {
+	var covered []PID
+	for n := x.enabled.first(); n != nil; n = n.next[0] {
+		if f.covered(n.pid) {
+			covered = append(covered, n.pid)
+		}
+	}
+	if len(covered) == 0 {
+		return false
+	}
+	x.res.Covered++
+	x.treeKind(f.node, NodeCovered)
+	x.detectRaces()
+	for _, pid := range covered {
+		if x.stopped {
+			return true
+		}
+		x.forcedRaces(f, pid)
+	}
+	return true
+}
+
+// forcedRaces is RaceDetection(E.p) for a process p covered at level f
+// (ISSTA'19 Alg. 1, lines 18-19 and 26): p's event is not explored from
+// here (its run ends where an explored run does), but the races it has
+// with the sequence must still be reversed, and those of the sequence not
+// reversed yet. The event runs for that, is not counted as a state, and is
+// undone. It cannot raise a runtime error (the check that made its
+// don't-do sequence ran it without one, and it was inherited only past
+// events independent of it); if it did, it would be handled as an explored
+// error.
+func (x *explorer) forcedRaces(f *level, pid PID) {
+	ev, spawned := x.step(pid, false)
+	k := len(x.seq) - 1
+	if x.info.Observers {
+		x.clock(k)
+	} else {
+		x.scan(k, x.recordRace)
+	}
+	if ev.err != nil {
+		x.errorEnd(-1, ev)
+		x.detectRaces()
+		x.errorWakeups(f, k)
+	} else {
+		x.blockedRaces(k, spawned, x.reverseNow)
+		x.detectRaces()
+	}
+	x.st.Undo(ev.mark)
+	x.seq = x.seq[:k]
+	x.raced = min(x.raced, k)
+}
+
+// reverseCS reverses the race of e = seq[i] with e' = seq[k] (ISSTA'19
+// Alg. 1, lines 36-42; Alg. 2, lines 76-81): v = ance(e, e', E).ê'.I_fut
+// goes into wut(E') unless it is redundant there, and v.ê into dnd(E')
+// when the run of (v.suc(e, E))≤e' from s[E'] ends in s[pre+(E, e')]. A
+// race that cannot be reversed (e' would not be enabled) needs neither.
+func (x *explorer) reverseCS(i, k int) {
+	if !x.reversible(i, k) {
+		return
+	}
+	pos := append(x.ancestors(i, k), k)
+	pos = x.futureInitials(i, pos)
+	v := x.sequenceAt(pos, i, k)
+	if alt := x.sameEnd(i, k, pos); alt != nil {
+		x.addCover(i, x.sequenceAt(alt, i, k), false)
+	}
+	x.insertWUT(i, v)
+}
+
+var zzDebug func(string, ...any)
+
+func (x *explorer) pathText(n int) string { return x.evText(x.seq[:n]) }
+func (x *explorer) evText(v []*event) string {
+	s := ""
+	for _, e := range v {
+		s += " " + e.pid.String() + "/" + e.block.ID
+	}
+	return s
+}
+
+// insertWUT inserts v into the wakeup tree of level i unless a process
+// asleep there is a weak initial of it.
+func (x *explorer) insertWUT(i int, v []*event) {
+	f := x.levels[i]
+	if x.redundant(f, v) {
+		return
+	}
+	if f.wut == nil {
+		f.wut = x.newWUT()
+	}
+	f.wut.insert(v)
+}
+
+// sequenceAt returns the events at the positions pos as entries of a
+// wakeup tree or don't-do sequence: as they ran (the optimal loop's events
+// carry their blocks' syntactic sets), but for the race's own events, the
+// positions i and k, which are copies (see reverse).
+func (x *explorer) sequenceAt(pos []int, i, k int) []*event {
+	v := make([]*event, len(pos))
+	for a, j := range pos {
+		v[a] = x.seq[j]
+		if j == i || j == k {
+			v[a] = x.staticEvent(x.seq[j])
+			v[a].err = x.seq[j].err
+		}
+	}
+	return v
+}
+
+// ancestors returns ance(e, e', E) for e = seq[i] and e' = seq[k]: the
+// positions of the events between them that happen before e', in order.
+func (x *explorer) ancestors(i, k int) []int {
+	var out []int
+	for j := i + 1; j < k; j++ {
+		if hb(x.seq[j], x.seq[k]) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// futureInitials appends to v, a list of positions after i, the future
+// initials I_fut(E', v, E) (ISSTA'19 Sec. 3.2), E = E'.w with w starting
+// at position i: the events of w outside v that no event of w outside v
+// happens before, in order. e = seq[i] is one of w's events outside v
+// unless v holds it, so the events after e are not initials then.
+func (x *explorer) futureInitials(i int, v []int) []int {
+	in := make(map[int]bool, len(v))
+	for _, j := range v {
+		in[j] = true
+	}
+	// first[p]: the rank (event.seq) of process p's first event of w
+	// outside v; an event has a predecessor there iff its clock covers
+	// one of them.
+	first := map[int]int32{}
+	n := len(v)
+	for j := i; j < len(x.seq); j++ {
+		if in[j] {
+			continue
+		}
+		ev := x.seq[j]
+		initial := true
+		for p, rank := range first {
+			if ev.clock.get(p) >= rank {
+				initial = false
+				break
+			}
+		}
+		if initial && j > i {
+			v = append(v, j)
+		}
+		if _, ok := first[ev.proc]; !ok {
+			first[ev.proc] = ev.seq
+		}
+	}
+	slices.Sort(v[n:])
+	return v
+}
+
+// sameEnd is the check of ISSTA'19 Alg. 1, line 38, for the race of
+// e = seq[i] with e' = seq[k], v being the positions of the events of the
+// reversal: it runs (v.suc(e, E))≤e' from s[E'], the events of v up to e'
+// then e and the events after it that happen after it, and, when that
+// ends in s[pre+(E, e')], the state after e', returns the positions of the
+// events it ran, in the order it ran them (nil otherwise). Both runs must
+// execute the same events, so every event between e and e' must be in v
+// or happen after e; neither run may raise a runtime error.
+//
+// That sequence, not v.ê as the paper writes, is what goes into the
+// don't-do set: its end is the state compared. v.ê stops short of the
+// events of suc(e, E), and would prune runs where something else comes
+// before them, whose states nobody compared (testdata/regress/cs-suc.blk).
+func (x *explorer) sameEnd(i, k int, v []int) []int {
+	e := x.seq[i]
+	if e.err != nil || x.seq[k].err != nil {
+		return nil
+	}
+	in := make(map[int]bool, len(v))
+	var alt []int
+	for _, j := range v {
+		in[j] = true
+		if j <= k {
+			alt = append(alt, j)
+		}
+	}
+	alt = append(alt, i)
+	for j := i + 1; j < k; j++ {
+		if in[j] {
+			continue
+		}
+		if !hb(e, x.seq[j]) {
+			return nil
+		}
+		alt = append(alt, j)
+	}
+	orig := make([]PID, 0, k-i+1)
+	for j := i; j <= k; j++ {
+		orig = append(orig, x.seq[j].pid)
+	}
+	altPIDs := make([]PID, len(alt))
+	for a, j := range alt {
+		altPIDs[a] = x.seq[j].pid
+	}
+	same := false
+	x.detour(i, false, func() { same = x.sameRuns(orig, altPIDs) })
+	if !same {
+		return nil
+	}
+	return alt
+}
+
+// sameRuns reports whether running the next events of the processes a in
+// order, and of b in order, from the current state end in the same state,
+// neither run disabled nor raising a runtime error. The state is left as
+// it was. The ends are compared by hash first, and copied only to confirm
+// equal hashes.
+func (x *explorer) sameRuns(a, b []PID) bool {
+	mark := x.st.Mark()
+	defer x.st.Undo(mark)
+	if !x.runClean(a) {
+		return false
+	}
+	h := x.st.Hash()
+	x.st.Undo(mark)
+	if !x.runClean(b) || x.st.Hash() != h {
+		return false
+	}
+	want := x.st.Clone()
+	x.st.Undo(mark)
+	return x.runClean(a) && x.st.Equal(want)
+}
+
+// reverseObservedCS reverses the race of two writes e = seq[i] and
+// e' = seq[k] that are dependent only because a later event observes e”s
+// write (ISSTA'19 Alg. 2, lines 69-74, 79-81). With o the last observer,
+// v = ance.ê'.ê.notobs.ô.I_fut, notobs being the events after e, other
+// than ance, e' and the observers, that happen before an observer (Sec.
+// 4.1); v goes into wut(E') unless redundant, and v followed by the other
+// observers into dnd(E') when every observer sees the same in the
+// reversed run as in E (see sameObservations). Where the observers are
+// not independent of each other (Def. 2.1 wants them to be), or the
+// virtual last event of ObserveFinal is one of them (what it observes is
+// the final state, which the plain check compares), the race is reversed
+// with the plain check instead.
+func (x *explorer) reverseObservedCS(i, k int) {
+	obs := x.observersOf(i, k)
+	related := intersect(x.seq[i].writes, x.seq[k].atEnd)
+	for a, o := range obs {
+		for _, b := range obs[a+1:] {
+			related = related || hb(x.seq[o], x.seq[b])
+		}
+	}
+	if len(obs) == 0 || related {
+		x.reverseCS(i, k)
+		return
+	}
+	if !x.reversible(i, k) {
+		return
+	}
+	o := obs[len(obs)-1]
+	pos := append(x.ancestors(i, k), k, i)
+	for j := i + 1; j < o; j++ {
+		if j == k || slices.Contains(obs, j) || slices.Contains(pos, j) {
+			continue
+		}
+		for _, b := range obs {
+			if hb(x.seq[j], x.seq[b]) {
+				pos = append(pos, j)
+				break
+			}
+		}
+	}
+	pos = append(pos, o)
+	pos = x.futureInitials(i, pos)
+	v := x.sequenceAt(pos, i, k)
+	var others []int // the observers v does not hold
+	for _, b := range obs {
+		if !slices.Contains(pos, b) {
+			others = append(others, b)
+		}
+	}
+	if alt := x.sameObservations(i, o, pos, others, obs); alt != nil {
+		x.addCover(i, x.sequenceAt(alt, i, k), true)
+	}
+	x.insertWUT(i, v)
+}
+
+// observersOf returns the positions of the events that observe e”s write,
+// e' = seq[k], of a global e = seq[i] writes too (see observe), in order.
+func (x *explorer) observersOf(i, k int) []int {
+	e := x.seq[i]
+	var obs []int
+	for j := k + 1; j < len(x.seq); j++ {
+		for _, r := range x.seq[j].readFrom {
+			if r.writer == k && slices.Contains(e.writes, r.global) {
+				obs = append(obs, j)
+				break
+			}
+		}
+	}
+	return obs
+}
+
+// sameObservations is the check of ISSTA'19 Alg. 2, line 73: from s[E'],
+// it runs E's events up to the last observer o and the reversed sequence
+// (the events of v up to o, then the other observers) and, when every
+// observer has the same effect in both (see effect), returns the positions
+// of the reversed sequence's events in the order it ran them: the
+// don't-do entry (v.(ô_s \ ô) in the paper, but for the events of v after
+// o, which that run did not execute; see sameEnd).
+func (x *explorer) sameObservations(i, o int, v, others, obs []int) []int {
+	for _, j := range append(slices.Clone(v), others...) {
+		if j <= o && x.seq[j].err != nil {
+			return nil
+		}
+	}
+	var orig, alt []PID
+	for j := i; j <= o; j++ {
+		orig = append(orig, x.seq[j].pid)
+	}
+	var altAt []int // the positions in E of alt's events
+	for _, j := range v {
+		if j <= o {
+			alt = append(alt, x.seq[j].pid)
+			altAt = append(altAt, j)
+		}
+	}
+	for _, j := range others {
+		alt = append(alt, x.seq[j].pid)
+		altAt = append(altAt, j)
+	}
+	want := map[int][]int64{}
+	same := false
+	x.detour(i, false, func() {
+		mark := x.st.Mark()
+		if !x.runEffects(orig, func(a int) {
+			if slices.Contains(obs, i+a) {
+				want[i+a] = x.effect()
+			}
+		}) {
+			return
+		}
+		x.st.Undo(mark)
+		seen, differ := 0, false
+		ok := x.runEffects(alt, func(a int) {
+			if at := altAt[a]; slices.Contains(obs, at) {
+				seen++
+				differ = differ || !slices.Equal(want[at], x.effect())
+			}
+		})
+		same = ok && !differ && seen == len(obs)
+	})
+	if !same {
+		return nil
+	}
+	return altAt
+}
+
+// runClean runs the next events of the processes pids in order; false
+// when one does not exist, is not enabled or raises a runtime error.
+func (x *explorer) runClean(pids []PID) bool {
+	return x.runEffects(pids, func(int) {})
+}
+
+// runEffects runs the next events of the processes pids in order, calling
+// after(a) after the a-th (x.scratch holds its event); false when one does
+// not exist, is not enabled or raises a runtime error. The events are not
+// added to the sequence: the caller undoes them.
+func (x *explorer) runEffects(pids []PID, after func(a int)) bool {
+	for a, pid := range pids {
+		p := x.procIndex(pid)
+		if p < 0 || !x.st.Enabled(p) {
+			return false
+		}
+		if x.st.StepInto(p, &x.scratch); x.scratch.Err != nil {
+			return false
+		}
+		after(a)
+	}
+	return true
+}
+
+// effect is what the event just run leaves that a later event can see
+// (equivalence modulo observability, ISSTA'19 Sec. 4.1, for our blocks):
+// its process's next point and live locals (or that it ended), the values
+// it wrote where it wrote them, the processes it spawned (proc, point,
+// live locals), and the sites of the asserts that failed in it. Two runs
+// of an observer with the same effect are told apart by nothing that
+// follows: the values it read matter only through what it did with them.
+func (x *explorer) effect() []int64 {
+	ev := &x.scratch
+	out := []int64{}
+	proc := func(p *Process) {
+		out = append(out, int64(p.Proc.Index), int64(pointIndex(p)))
+		if p.Point != nil {
+			for _, v := range p.Point.Live {
+				out = append(out, p.Locals[v.Index])
+			}
+		}
+	}
+	proc(x.st.Procs[ev.Proc])
+	out = append(out, int64(len(ev.Writes)))
+	for _, l := range ev.Writes {
+		out = append(out, int64(l), x.st.Store[l])
+	}
+	out = append(out, int64(len(ev.Spawned)))
+	for _, c := range ev.Spawned {
+		proc(x.st.Procs[c])
+	}
+	out = append(out, int64(len(ev.Violations)))
+	for _, v := range ev.Violations {
+		out = append(out, int64(v.Pos.Line), int64(v.Pos.Col))
+	}
+	return out
+}
