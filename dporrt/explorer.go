@@ -207,7 +207,6 @@ type event struct {
 	observed []Loc
 	wrote    []Loc
 	readFrom []observation // the writes it observes (with observers)
-	atEnd    []Loc         // the globals of observed whose value it wrote is read by the virtual last event (ObserveFinal)
 	id       uint64        // unique in the exploration
 	handled  []uint64      // the races with this second event reversed (with observers: see raceFingerprint)
 }

@@ -55,7 +55,7 @@ func (x *explorer) observe(final bool) {
 	live := make(map[Loc]map[int]int) // per global: writers whose value is still in some cell, with how many
 	mark := func(k int, g Loc) { x.seq[k].observed = append(x.seq[k].observed, g) }
 	for _, ev := range x.seq {
-		ev.observed, ev.readFrom, ev.atEnd = ev.observed[:0], ev.readFrom[:0], ev.atEnd[:0]
+		ev.observed, ev.readFrom = ev.observed[:0], ev.readFrom[:0]
 	}
 	for k, ev := range x.seq {
 		for _, g := range ev.reads {
@@ -84,14 +84,12 @@ func (x *explorer) observe(final bool) {
 		for g, ws := range live {
 			for w := range ws {
 				mark(w, g)
-				x.seq[w].atEnd = append(x.seq[w].atEnd, g)
 			}
 		}
 	}
 	for _, ev := range x.seq {
 		slices.Sort(ev.observed)
 		ev.observed = slices.Compact(ev.observed)
-		slices.Sort(ev.atEnd)
 	}
 }
 
@@ -156,7 +154,8 @@ func (x *explorer) observedRaces() {
 // e to the last one that observes e' (by identity, with what they observe,
 // which fixes their dependencies and so happens-before among them: a
 // chain between two of them passes only through events between them), the
-// observers of e', and whether the virtual last event observes it. What
+// observers of e' (the virtual last event's observations are among the
+// observed lists). What
 // comes after the last observer changes only the end of v, which a wakeup
 // tree leaves free (see detectRaces).
 func (x *explorer) raceFingerprint(i, k int) uint64 {
@@ -176,9 +175,6 @@ func (x *explorer) raceFingerprint(i, k int) uint64 {
 		for _, g := range x.seq[j].observed {
 			h = mix(h ^ uint64(g))
 		}
-	}
-	for _, g := range x.seq[k].atEnd {
-		h = mix(h ^ uint64(g)<<20)
 	}
 	return h
 }

@@ -390,13 +390,14 @@ func (x *explorer) sameRuns(a, b []PID) bool {
 // 4.1); v goes into wut(E') unless redundant, and v followed by the other
 // observers into dnd(E') when every observer sees the same in the
 // reversed run as in E (see sameObservations). Where the observers are
-// not independent of each other (Def. 2.1 wants them to be), or the
-// virtual last event of ObserveFinal is one of them (what it observes is
-// the final state, which the plain check compares), the race is reversed
-// with the plain check instead.
+// not independent of each other (Def. 2.1 wants them to be), the race is
+// reversed with the plain check instead; so it is with ObserveFinal: the
+// virtual last event observes every value that reaches the end, and a run
+// that the check would cover can leave e's value there where E did not
+// leave e”s (testdata/regress/cs-ob-final.blk).
 func (x *explorer) reverseObservedCS(i, k int) {
 	obs := x.observersOf(i, k)
-	related := intersect(x.seq[i].writes, x.seq[k].atEnd)
+	related := x.opts.ObserveFinal
 	for a, o := range obs {
 		for _, b := range obs[a+1:] {
 			related = related || hb(x.seq[o], x.seq[b])

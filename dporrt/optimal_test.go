@@ -323,22 +323,22 @@ func TestISSTA19ContextSensitive(t *testing.T) {
 p#1
   q#2
     r#3 complete
-  r#3 covered (asleep q#2)
+  r#3 covered (covered q#2)
 q#2
   p#1
     r#3 complete
-  r#3 covered (asleep p#1)
-r#3 covered (asleep p#1 q#2)
+  r#3 covered (covered p#1)
+r#3 covered (covered p#1 q#2)
 `},
 		{ODPCSO, 1, 8, 4, `
 p#1
   q#2
     r#3 complete
-  r#3 covered (asleep q#2)
+  r#3 covered (covered q#2)
 q#2
-  p#1 covered (asleep r#3)
-  r#3 covered (asleep p#1)
-r#3 covered (asleep p#1 q#2)
+  p#1 covered (covered r#3)
+  r#3 covered (covered p#1)
+r#3 covered (covered p#1 q#2)
 `},
 	} {
 		tree := &Tree{}
@@ -373,6 +373,9 @@ func treeText(t *Tree) string {
 			}
 			if len(node.Asleep) > 0 {
 				b.WriteString(" (asleep " + strings.Join(node.Asleep, " ") + ")")
+			}
+			if len(node.Covered) > 0 {
+				b.WriteString(" (covered " + strings.Join(node.Covered, " ") + ")")
 			}
 			b.WriteString("\n")
 			walk(c, indent+"  ")

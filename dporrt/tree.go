@@ -10,7 +10,7 @@ const (
 	NodeBlocked                  // every enabled process asleep: a sleep-set-blocked trace
 	NodeError                    // the event into it raised a runtime error
 	NodeCut                      // a bound stopped the exploration here
-	NodeCovered                  // every enabled process asleep, some by a don't-do sequence (odpor-cs)
+	NodeCovered                  // every enabled process asleep or covered by a don't-do sequence, some covered (odpor-cs)
 )
 
 func (k NodeKind) String() string {
@@ -36,7 +36,11 @@ type TreeNode struct {
 	Step   Step     // the event from the parent (zero for the root)
 	Kind   NodeKind // how the node ends
 	Asleep []string // processes (proc#id) enabled here but asleep
-	Pruned []string // processes enabled, awake and not explored from here
+	// Covered are processes enabled here and not explored because a
+	// don't-do sequence covers them (odpor-cs, odpor-cs-ob): their runs
+	// end where explored ones do.
+	Covered []string
+	Pruned  []string // processes enabled, awake and not explored from here
 }
 
 // treeNode adds a node under parent and returns its index, or -1 when the
@@ -72,7 +76,9 @@ func (x *explorer) treeLeave(node int, f *level, enabled []PID) {
 		if i := x.procIndex(pid); i >= 0 {
 			name = x.st.Procs[i].Name()
 		}
-		if f.asleep(pid) {
+		if x.check != nil && x.info.Loop == LoopOptimal && f.covered(pid) {
+			n.Covered = append(n.Covered, name)
+		} else if f.asleep(pid) {
 			n.Asleep = append(n.Asleep, name)
 		} else {
 			n.Pruned = append(n.Pruned, name)

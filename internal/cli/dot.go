@@ -34,6 +34,8 @@ func writeDot(w io.Writer, t *dporrt.Tree, title string) {
 			attrs = `, shape=octagon, color=red, fontcolor=red, xlabel="runtime error"`
 		case dporrt.NodeCut:
 			attrs = `, shape=diamond, xlabel="stopped"`
+		case dporrt.NodeCovered:
+			attrs = `, shape=box, xlabel="covered"`
 		}
 		fmt.Fprintf(w, "  n%d [label=\"%d\"%s];\n", i, i, attrs)
 		if n.Parent >= 0 {
@@ -46,6 +48,10 @@ func writeDot(w io.Writer, t *dporrt.Tree, title string) {
 		for j, name := range n.Asleep {
 			fmt.Fprintf(w, "  n%ds%d [shape=point, width=0.08, color=gray];\n", i, j)
 			fmt.Fprintf(w, "  n%d -> n%ds%d [style=dotted, color=gray, fontcolor=gray, label=%s];\n", i, i, j, strconv.Quote(name+" asleep"))
+		}
+		for j, name := range n.Covered {
+			fmt.Fprintf(w, "  n%dc%d [shape=point, width=0.08, color=gray];\n", i, j)
+			fmt.Fprintf(w, "  n%d -> n%dc%d [style=dotted, color=gray, fontcolor=gray, label=%s];\n", i, i, j, strconv.Quote(name+" covered"))
 		}
 	}
 	if t.Truncated {
