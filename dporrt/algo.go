@@ -115,9 +115,9 @@ var Algorithms = []Info{
 	{Name: ODPCS, Loop: LoopOptimal, Check: CheckState, StaticDep: true, AtMost: ODPOR,
 		Paper:   "Optimal context-sensitive DPOR (Albert et al., ISSTA'19, Alg. 1): wakeup trees with don't-do sets",
 		Promise: "no more traces than odpor, minus the reversals whose two orders end in the same state; the final states and violations of dfs"},
-	{Name: ODPCSO, Loop: LoopOptimal, Check: CheckState, Observers: true, StaticDep: true, AtMost: ODPOB,
+	{Name: ODPCSO, Loop: LoopOptimal, Check: CheckState, Observers: true, StaticDep: true,
 		Paper:   "Optimal context-sensitive DPOR with observers (Albert et al., ISSTA'19, Alg. 2)",
-		Promise: "no more traces than odpor-ob, minus the reversals whose observers see the same in both orders; the violations of dfs, and its final states with --observe-final"},
+		Promise: "odpor-ob's reversals, minus those after which every observer sees the same in both orders; the violations of dfs, and its final states with --observe-final"},
 }
 
 // PreservesFinals reports whether the algorithm, run with opts, reaches

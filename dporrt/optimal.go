@@ -46,12 +46,6 @@ func (x *explorer) optimal(depth int) {
 		f.wut = x.newWUT()
 		f.wut.insert([]*event{x.nextEvent(pid)})
 	}
-	if x.check != nil && x.anyCovered(f) {
-		// A covered process is not explored here, so the races its
-		// subtree would have reversed here are unknown: every other
-		// process is explored, as the source loop does (see wakeAll).
-		x.wakeAll(f)
-	}
 	explored, took := 0, 0
 	defer func() {
 		if explored > 0 && took == 0 {
@@ -90,6 +84,9 @@ func (x *explorer) optimal(depth int) {
 			x.forcedRaces(f, pid)
 			f.sleep = append(f.sleep, sleeper{seq: []*event{x.nextEvent(pid)}})
 			f.wut.remove(pid)
+			// The races its subtree would have reversed here are
+			// unknown: every other process is explored (see wakeAll).
+			x.wakeAll(f)
 			continue
 		}
 		sub := f.wut.subtree(pid)
