@@ -39,6 +39,47 @@ type benchRun struct {
 	Error  string  `json:"error,omitempty"`
 	Finals int     `json:"final_states"`
 	MiB    float64 `json:"peak_rss_mib"`
+	// MaxDnD and Longest are the ISSTA'19 paper's MD and MS - 1 (see
+	// dporrt.Stats).
+	MaxDnD  int `json:"max_dnd"`
+	Longest int `json:"longest"`
+}
+
+// benchTable is a table icgen bench prints: the papers' Table 1.
+type benchTable struct {
+	name   string
+	sizes  *regexp.Regexp // the header line with a program's sizes for it
+	algos  string         // the default --algos
+	traces string         // the complete traces' column
+	gains  []gain
+	// dnd adds, for the algorithms that keep don't-do sets, MD, MS and
+	// the peak resident memory.
+	dnd bool
+}
+
+// benchTables are the tables of --table.
+var benchTables = []benchTable{
+	{name: "cav18", sizes: sizesLine("sizes"), algos: "sdpor,csdpor,cdpor", traces: "Tr", gains: []gain{
+		{"G^s", dporrt.SDPOR, dporrt.CDPOR, false},
+		{"G^cs", dporrt.CSDPOR, dporrt.CDPOR, false},
+		{"G^smt", dporrt.CSDPOR, dporrt.CDPOR, true},
+	}},
+	{name: "issta19", sizes: sizesLine("issta19-sizes"), algos: "csdpor,odpor-ob,odpor-cs-ob", traces: "E", dnd: true, gains: []gain{
+		{"G_T^cs", dporrt.CSDPOR, dporrt.ODPCSO, false},
+		{"G_T^ob", dporrt.ODPOB, dporrt.ODPCSO, false},
+	}},
+}
+
+// sizesLine matches a header line "// KEY: N, N, ...".
+func sizesLine(key string) *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*//\s*` + regexp.QuoteMeta(key) + `:\s*([0-9, ]+)\s*$`)
+}
+
+// keepsDnD reports whether an algorithm keeps don't-do sets (its MD and
+// MS are printed).
+func keepsDnD(a string) bool {
+	info, _ := dporrt.Lookup(dporrt.Algorithm(a))
+	return info.Loop == dporrt.LoopOptimal && info.Check == dporrt.CheckState
 }
 
 // benchRow is one program at one size.
@@ -54,6 +95,7 @@ type benchRow struct {
 func newBenchCmd(e *env) *cobra.Command {
 	var (
 		algos   string
+		table   string
 		timeout time.Duration
 		sizes   []string
 		format  string
@@ -63,19 +105,34 @@ func newBenchCmd(e *env) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "bench [FILE...]",
-		Short: "Compare the DPOR algorithms on benchmark programs (the CDPOR paper's Table 1)",
+		Short: "Compare the DPOR algorithms on benchmark programs (the papers' Table 1)",
 		Long: `Run each benchmark program at each of its sizes with each algorithm and print
-a table: for each algorithm the complete traces (Tr), the states (S, events
-executed) and the time in seconds (T); T^smt, the time to synthesize the ICs
-(once per program, used by cdpor at every size); and the speedups
-G^s = T(sdpor)/T(cdpor), G^cs = T(csdpor)/T(cdpor) and
-G^smt = T(csdpor)/(T(cdpor)+T^smt). A run stopped by --timeout shows its
-counts and time as >X, as the paper does; a run over --max-memory shows mem.
+a table, the CAV'18 paper's Table 1 (--table cav18, the default) or the
+ISSTA'19 paper's (--table issta19).
 
-Without FILE, the programs of testdata/bench are run. A program's sizes are
-the values of N on its "// sizes:" comment line (its default N without one);
---sizes NAME=N,N,... overrides them for the program named NAME (file name
-without .blk).
+cav18: for each algorithm (default sdpor, csdpor, cdpor) the complete traces
+(Tr), the states (S, events executed) and the time in seconds (T); T^smt,
+the time to synthesize the ICs (once per program, used by cdpor at every
+size); and the speedups G^s = T(sdpor)/T(cdpor), G^cs = T(csdpor)/T(cdpor)
+and G^smt = T(csdpor)/(T(cdpor)+T^smt).
+
+issta19: for each algorithm (default csdpor, odpor-ob, odpor-cs-ob) the
+complete traces (E), the states (S) and the time (T); for those that keep
+don't-do sets (odpor-cs, odpor-cs-ob) also MD, the largest sum of the
+don't-do set sizes along a sequence, MS, the states of the longest
+sequence (root included), and RSS, the peak resident memory in MiB; and the
+speedups G_T^cs = T(csdpor)/T(odpor-cs-ob) and
+G_T^ob = T(odpor-ob)/T(odpor-cs-ob).
+
+A run stopped by --timeout shows its counts and time as >X, as the papers
+do; a run over --max-memory shows mem. Any algorithms may be given with
+--algos; a speedup is printed when both of its algorithms are.
+
+Without FILE, the programs of testdata/bench that have the table's sizes
+line are run: "// sizes: N, N, ..." for cav18, "// issta19-sizes: N, ..."
+for issta19. A program given as FILE without that line is run at the sizes
+of its other line, or at its default N. --sizes NAME=N,N,... overrides them
+for the program named NAME (file name without .blk).
 
 Interrupted (Ctrl-C), bench stops its runs and exits 130 without a table.
 
@@ -89,6 +146,8 @@ down; its resident memory is watched and the run is stopped beyond
 --max-memory. sdpor and csdpor use --dep (static by default, as the papers'
 tools do); ` + staticDepHelp(),
 		Example: `  icgen bench
+  icgen bench --table issta19 --timeout 120s
+  icgen bench --table issta19 --algos odpor,odpor-cs,odpor-ob,odpor-cs-ob testdata/bench/lw.blk
   icgen bench --algos sdpor,cdpor --timeout 10s --sizes fib=6,7,8 testdata/bench/fib.blk
   icgen bench --format csv > table.csv
   icgen bench --progress --format json testdata/bench/fib.blk > fib.json 2> fib.log`,
@@ -97,6 +156,14 @@ tools do); ` + staticDepHelp(),
 			case "md", "csv", "json":
 			default:
 				return badInput("--format %q: want md, csv or json", format)
+			}
+			ti := slices.IndexFunc(benchTables, func(t benchTable) bool { return t.name == table })
+			if ti < 0 {
+				return badInput("--table %q: want cav18 or issta19", table)
+			}
+			tab := benchTables[ti]
+			if !cmd.Flags().Changed("algos") {
+				algos = tab.algos
 			}
 			if dep != "static" && dep != "dynamic" {
 				return badInput("--dep %q: want dynamic or static", dep)
@@ -125,14 +192,19 @@ tools do); ` + staticDepHelp(),
 				over[name] = ns
 			}
 			if len(args) == 0 {
-				args, _ = filepath.Glob(filepath.Join("testdata", "bench", "*.blk"))
+				all, _ := filepath.Glob(filepath.Join("testdata", "bench", "*.blk"))
+				for _, f := range all {
+					if src, err := os.ReadFile(f); err == nil && tab.sizes.Match(src) {
+						args = append(args, f)
+					}
+				}
 				if len(args) == 0 {
-					return badInput("no FILE given and no testdata/bench/*.blk here")
+					return badInput("no FILE given and no testdata/bench/*.blk here with a %q line", tab.name)
 				}
 			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
-			b := &bencher{e: e, ctx: ctx, algos: list, timeout: timeout, dep: dep, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
+			b := &bencher{e: e, ctx: ctx, tab: tab, algos: list, timeout: timeout, dep: dep, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
 			defer b.prog.done()
 			var rows []benchRow
 			for _, file := range args {
@@ -148,15 +220,16 @@ tools do); ` + staticDepHelp(),
 			case "json":
 				writeJSON(e.stdout, rows)
 			case "csv":
-				writeBenchCSV(e.stdout, list, rows)
+				writeBenchCSV(e.stdout, tab, list, rows)
 			default:
-				writeBenchMD(e.stdout, list, rows, timeout)
+				writeBenchMD(e.stdout, tab, list, rows, timeout)
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&algos, "algos", "sdpor,csdpor,cdpor", "algorithms to compare, comma-separated")
+	f.StringVar(&algos, "algos", "sdpor,csdpor,cdpor", "algorithms to compare, comma-separated (the default is the table's)")
+	f.StringVar(&table, "table", "cav18", "the table: cav18 (CAV'18 Table 1) or issta19 (ISSTA'19 Table 1)")
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time budget of each run")
 	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
 	f.StringVar(&format, "format", "md", "output: md, csv or json")
@@ -168,6 +241,7 @@ tools do); ` + staticDepHelp(),
 
 type bencher struct {
 	e       *env
+	tab     benchTable
 	ctx     context.Context // an interrupt stops the runs
 	algos   []string
 	timeout time.Duration
@@ -175,8 +249,6 @@ type bencher struct {
 	maxMem  int
 	prog    *progress // nil: no progress shown
 }
-
-var sizesLine = regexp.MustCompile(`(?m)^\s*//\s*sizes:\s*([0-9, ]+)\s*$`)
 
 func parseSizes(s string) ([]int64, error) {
 	var out []int64
@@ -201,13 +273,24 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 	}
 	name := strings.TrimSuffix(filepath.Base(file), ".blk")
 	var ns []int64
+	lines := []*regexp.Regexp{b.tab.sizes}
+	for _, t := range benchTables {
+		if t.name != b.tab.name {
+			lines = append(lines, t.sizes)
+		}
+	}
+	for _, re := range lines {
+		if ns != nil || over[name] != nil || !re.Match(l.src) {
+			continue
+		}
+		if ns, err = parseSizes(string(re.FindSubmatch(l.src)[1])); err != nil {
+			return nil, badInput("%s: sizes line: %v", file, err)
+		}
+	}
 	switch {
 	case over[name] != nil:
 		ns = over[name]
-	case sizesLine.Match(l.src):
-		if ns, err = parseSizes(string(sizesLine.FindSubmatch(l.src)[1])); err != nil {
-			return nil, badInput("%s: sizes line: %v", file, err)
-		}
+	case ns != nil:
 	default:
 		m, err := l.machine(nil)
 		if err != nil {
@@ -272,7 +355,7 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 			row.Runs[a] = r
 			b.prog.note(what + ": " + r.summary())
 		}
-		row.Speedup = speedups(row, b.timeout)
+		row.Speedup = speedups(b.tab, row)
 		rows = append(rows, row)
 	}
 	return rows, nil
@@ -346,6 +429,9 @@ func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.
 		Finals  int     `json:"final_states"`
 		Seconds float64 `json:"seconds"`
 		Cut     string  `json:"stopped_early"`
+		MaxDnD  int     `json:"max_dnd"`
+		Longest int     `json:"longest"`
+		MiB     float64 `json:"memory_mib"` // the child's own peak
 	}
 	if jerr := json.Unmarshal(stdout.Bytes(), &res); jerr != nil {
 		msg := strings.TrimSpace(stderr.String())
@@ -359,6 +445,7 @@ func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.
 		return out
 	}
 	out.Traces, out.States, out.Finals, out.Seconds, out.Cut = res.Traces, res.States, res.Finals, res.Seconds, res.Cut
+	out.MaxDnD, out.Longest, out.MiB = res.MaxDnD, res.Longest, max(out.MiB, res.MiB)
 	return out
 }
 
@@ -399,19 +486,12 @@ type gain struct {
 	smt      bool
 }
 
-// benchGains are the CAV'18 Table 1 speedups.
-var benchGains = []gain{
-	{"G^s", dporrt.SDPOR, dporrt.CDPOR, false},
-	{"G^cs", dporrt.CSDPOR, dporrt.CDPOR, false},
-	{"G^smt", dporrt.CSDPOR, dporrt.CDPOR, true},
-}
-
 // speedups computes the gains of a row whose algorithms both ran: >X when
 // the slower run hit the timeout, - when the faster did not finish or
 // failed.
-func speedups(row benchRow, timeout time.Duration) map[string]string {
+func speedups(tab benchTable, row benchRow) map[string]string {
 	out := map[string]string{}
-	for _, g := range benchGains {
+	for _, g := range tab.gains {
 		num, ok1 := row.Runs[string(g.num)]
 		den, ok2 := row.Runs[string(g.den)]
 		if !ok1 || !ok2 {
@@ -467,6 +547,21 @@ func (r benchRun) cells() [3]string {
 	return [3]string{compact(r.Traces), compact(r.States), fmt.Sprintf("%.2f", r.Seconds)}
 }
 
+// dndCells are the MD, MS and RSS cells of a run: >X when it was cut.
+func (r benchRun) dndCells() []string {
+	switch {
+	case r.Error != "":
+		return []string{"err", "err", "err"}
+	case r.Cut == "memory":
+		return []string{"mem", "mem", "mem"}
+	}
+	more := ""
+	if r.Cut != "" {
+		more = ">"
+	}
+	return []string{more + compact(r.MaxDnD), more + compact(r.Longest+1), fmt.Sprintf("%.0f", r.MiB)}
+}
+
 // compact prints counts as the paper does: 26k for 26,000.
 func compact(n int) string {
 	switch {
@@ -478,15 +573,18 @@ func compact(n int) string {
 	return strconv.Itoa(n)
 }
 
-func benchHeader(algos []string) []string {
+func benchHeader(tab benchTable, algos []string) []string {
 	h := []string{"bench", "N"}
 	for _, a := range algos {
-		h = append(h, a+" Tr", a+" S", a+" T")
+		h = append(h, a+" "+tab.traces, a+" S", a+" T")
+		if tab.dnd && keepsDnD(a) {
+			h = append(h, a+" MD", a+" MS", a+" RSS")
+		}
 	}
 	if needsICs(algos) {
 		h = append(h, "T^smt")
 	}
-	for _, g := range benchGains {
+	for _, g := range tab.gains {
 		if slices.Contains(algos, string(g.num)) && slices.Contains(algos, string(g.den)) {
 			h = append(h, g.name)
 		}
@@ -494,16 +592,20 @@ func benchHeader(algos []string) []string {
 	return h
 }
 
-func benchCells(algos []string, r benchRow) []string {
+func benchCells(tab benchTable, algos []string, r benchRow) []string {
 	c := []string{r.Bench, strconv.FormatInt(r.N, 10)}
 	for _, a := range algos {
-		x := r.Runs[a].cells()
+		run := r.Runs[a]
+		x := run.cells()
 		c = append(c, x[:]...)
+		if tab.dnd && keepsDnD(a) {
+			c = append(c, run.dndCells()...)
+		}
 	}
 	if needsICs(algos) {
 		c = append(c, fmt.Sprintf("%.2f", r.SMT))
 	}
-	for _, g := range benchGains {
+	for _, g := range tab.gains {
 		if slices.Contains(algos, string(g.num)) && slices.Contains(algos, string(g.den)) {
 			c = append(c, r.Speedup[g.name])
 		}
@@ -511,21 +613,21 @@ func benchCells(algos []string, r benchRow) []string {
 	return c
 }
 
-func writeBenchMD(w io.Writer, algos []string, rows []benchRow, timeout time.Duration) {
-	h := benchHeader(algos)
+func writeBenchMD(w io.Writer, tab benchTable, algos []string, rows []benchRow, timeout time.Duration) {
+	h := benchHeader(tab, algos)
 	fmt.Fprintf(w, "| %s |\n", strings.Join(h, " | "))
 	fmt.Fprintf(w, "|%s\n", strings.Repeat(" --- |", len(h)))
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(benchCells(algos, r), " | "))
+		fmt.Fprintf(w, "| %s |\n", strings.Join(benchCells(tab, algos, r), " | "))
 	}
 	fmt.Fprintf(w, "\nTimes in seconds; runs stopped at %s show >X.\n", timeout)
 }
 
-func writeBenchCSV(w io.Writer, algos []string, rows []benchRow) {
+func writeBenchCSV(w io.Writer, tab benchTable, algos []string, rows []benchRow) {
 	cw := csv.NewWriter(w)
-	_ = cw.Write(benchHeader(algos))
+	_ = cw.Write(benchHeader(tab, algos))
 	for _, r := range rows {
-		_ = cw.Write(benchCells(algos, r))
+		_ = cw.Write(benchCells(tab, algos, r))
 	}
 	cw.Flush()
 }

@@ -8,6 +8,30 @@ import (
 	"testing"
 )
 
+// TestBenchISSTA19: --table issta19 runs a program at its issta19-sizes
+// line with the table's algorithms, prints E and, for odpor-cs-ob, MD, MS
+// and RSS, and the two speedups; the commuting adds need 1 trace with
+// odpor-cs-ob, as many as the orders of the adds with odpor-ob.
+func TestBenchISSTA19(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "adds.blk")
+	os.WriteFile(prog, []byte("// sizes: 5\n// issta19-sizes: 3\nparam N = 2;\nglobal int c = 0;\nproc add() { c = c + 1; assert(c > 0); }\n"+
+		"init { int i = 0; while (i < N) { spawn add(); i = i + 1; } }\n"), 0o644)
+	out, stderr, code := icgen("bench", "--table", "issta19", "--timeout", "20s", prog)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != ExitOK || len(lines) < 3 {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	want := "| bench | N | csdpor E | csdpor S | csdpor T | odpor-ob E | odpor-ob S | odpor-ob T | odpor-cs-ob E | odpor-cs-ob S | odpor-cs-ob T | odpor-cs-ob MD | odpor-cs-ob MS | odpor-cs-ob RSS | G_T^cs | G_T^ob |"
+	if lines[0] != want {
+		t.Errorf("header\n%s\nwant\n%s", lines[0], want)
+	}
+	cells := strings.Split(lines[2], " | ")
+	if len(cells) != 16 || cells[1] != "3" || cells[5] != "6" || cells[8] != "1" || cells[12] != "4" {
+		t.Errorf("row %q: want N 3, odpor-ob E 6, odpor-cs-ob E 1 and MS 4", lines[2])
+	}
+}
+
 // TestMain lets icgen bench start this test binary as its child icgen.
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
@@ -59,7 +83,7 @@ func TestBench(t *testing.T) {
 	if code != ExitOK || len(lines) < 3 || !strings.HasPrefix(lines[0], "| bench | N | sdpor Tr | sdpor S | sdpor T | cdpor Tr") || !strings.Contains(lines[2], "| race | 9 | >") {
 		t.Errorf("md: exit %d\n%s", code, out)
 	}
-	for _, bad := range [][]string{{"--algos", "magic"}, {"--format", "xml"}, {"--sizes", "race"}} {
+	for _, bad := range [][]string{{"--algos", "magic"}, {"--format", "xml"}, {"--sizes", "race"}, {"--table", "tacas"}} {
 		if _, _, code := icgen(append(append([]string{"bench"}, bad...), prog)...); code != ExitBadInput {
 			t.Errorf("%v: exit %d, want %d", bad, code, ExitBadInput)
 		}
