@@ -19,6 +19,7 @@ const (
 	ODPOB  Algorithm = "odpor-ob"
 	ODPCS  Algorithm = "odpor-cs"
 	ODPCSO Algorithm = "odpor-cs-ob"
+	CODPOR Algorithm = "codpor"
 )
 
 // Loop is the exploration loop an algorithm runs on.
@@ -78,13 +79,14 @@ type Info struct {
 	// writes arr[0] only when g0 > 0 is independent of a write of arr[0] in
 	// one state and not in another; testdata/regress/odpor-dynamic.blk).
 	StaticDep bool
-	// NeedsICs: the algorithm uses an IC file (without one it is its loop
-	// with CheckNone).
+	// NeedsICs: the algorithm uses an IC file (without one, cdpor is its
+	// loop with CheckNone, and codpor its loop with CheckState: no pair is
+	// exact, so every one falls back on the state check).
 	NeedsICs bool
-	// AtMost names an algorithm this one never explores more complete
+	// AtMost names the algorithms this one never explores more complete
 	// traces than, on the same program and options (the differential
-	// tests check it); empty for none.
-	AtMost Algorithm
+	// tests check it; for an algorithm that uses ICs, when it has them).
+	AtMost []Algorithm
 	// Paper is the paper and algorithm it implements; Promise what it
 	// explores and preserves, in a line.
 	Paper   string
@@ -112,12 +114,15 @@ var Algorithms = []Info{
 	{Name: ODPOB, Loop: LoopOptimal, Observers: true, StaticDep: true,
 		Paper:   "Optimal DPOR with observers (Aronis et al., TACAS'18; ISSTA'19 Fig. 1)",
 		Promise: "at most one trace per class of traces that read the same values; the violations of dfs, and its final states with --observe-final"},
-	{Name: ODPCS, Loop: LoopOptimal, Check: CheckState, StaticDep: true, AtMost: ODPOR,
+	{Name: ODPCS, Loop: LoopOptimal, Check: CheckState, StaticDep: true, AtMost: []Algorithm{ODPOR},
 		Paper:   "Optimal context-sensitive DPOR (Albert et al., ISSTA'19, Alg. 1): wakeup trees with don't-do sets",
 		Promise: "no more traces than odpor, minus the reversals whose two orders end in the same state; the final states and violations of dfs"},
 	{Name: ODPCSO, Loop: LoopOptimal, Check: CheckState, Observers: true, StaticDep: true,
 		Paper:   "Optimal context-sensitive DPOR with observers (Albert et al., ISSTA'19, Alg. 2)",
 		Promise: "odpor-ob's reversals, minus those after which every observer sees the same in both orders; the violations of dfs, and its final states with --observe-final"},
+	{Name: CODPOR, Loop: LoopOptimal, Check: CheckICs, StaticDep: true, NeedsICs: true,
+		Paper:   "Constrained optimal DPOR: the CAV'18 paper's constraints (Alg. 1) on the ISSTA'19 paper's wakeup trees with don't-do sets (Alg. 1), the integration ISSTA'19 Sec. 6 leaves as future work",
+		Promise: "races a constraint shows uniformly independent are no races, those it covers stop early, and no trace is sleep-set blocked without awaits; the final states and violations of dfs"},
 }
 
 // PreservesFinals reports whether the algorithm, run with opts, reaches

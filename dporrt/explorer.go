@@ -311,6 +311,9 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 				return nil, err
 			}
 			x.ics, x.check = ics, icCheck{}
+		} else if info.Loop == LoopOptimal {
+			// No constraint: every pair falls back on the state check.
+			x.check = stateCheck{}
 		}
 	}
 	for _, v := range st.Violations { // asserts or invariants that failed in init

@@ -75,7 +75,7 @@ func (x *explorer) noteDnD(d int) {
 // unknown; exploring every other process makes up for them, as the source
 // loop does for csdpor (see source). Without it a level whose tree held
 // only a covered process explored nothing else
-// (testdata/regress/cs-lone-covered.blk).
+// (dporrt/testdata/regress/cs-lone-covered.blk).
 func (x *explorer) wakeAll(f *level) {
 	for n := x.enabled.first(); n != nil; n = n.next[0] {
 		if !f.asleep(n.pid) && !f.done.has(n.pid) {
@@ -106,6 +106,13 @@ func (f *level) covered(pid PID) bool {
 // reversal of a race between commuting events is explored on, through each
 // dependent event that comes before its covered point (ISSTA'19 Sec. 3.2,
 // Problem II).
+//
+// With independence constraints (codpor), a constraint of the pair that
+// holds in X says they commute there without running them (the CAV'18
+// paper's line 17 keeps such sleepers asleep when the constraint holds
+// uniformly; here holding where they meet is enough, as the entry is a
+// cover, not a sleeper); a pair that is not exact falls back on running
+// both orders.
 func (x *explorer) commutingSleepers(f *level, pid PID) []sleeper {
 	if x.check == nil || len(f.sleep) == 0 {
 		return nil
@@ -113,19 +120,47 @@ func (x *explorer) commutingSleepers(f *level, pid PID) []sleeper {
 	var p *event
 	var out []sleeper
 	for _, sl := range f.sleep {
-		if len(sl.seq) != 1 || sl.seq[0].pid == pid || sl.modObs {
+		if len(sl.seq) != 1 || sl.seq[0].pid == pid || sl.modObs || asleepIn(out, sl.seq[0].pid) {
 			continue
 		}
 		q := sl.seq[0]
 		if p == nil {
 			p = x.nextEvent(pid)
 		}
-		if !x.dependent(p, q) || !x.commuteHere(pid, q.pid) {
+		if !x.dependent(p, q) || !x.commutes(p, q) {
 			continue
 		}
 		out = append(out, sleeper{seq: sl.seq, byState: true})
 	}
 	return out
+}
+
+// addSleepers appends to sleep the entries of more it does not hold yet
+// (the same processes, both by state or both not).
+func addSleepers(sleep, more []sleeper) []sleeper {
+	for _, m := range more {
+		if !slices.ContainsFunc(sleep, func(s sleeper) bool { return s.byState == m.byState && samePIDs(s.seq, m.seq) }) {
+			sleep = append(sleep, m)
+		}
+	}
+	return sleep
+}
+
+// commutes reports whether the next events p and q (of other processes)
+// commute in the current state: a constraint of their pair holds there
+// (codpor), or running them in either order ends in the same state (for
+// a pair whose constraints are not exact, or without an IC file).
+func (x *explorer) commutes(p, q *event) bool {
+	if x.ics != nil {
+		pr := x.ics.pair(p.block, q.block)
+		if holds, _ := x.pairCheck(pr, p.pid, q.pid); holds {
+			return true
+		}
+		if pr.pr != nil && pr.pr.Exact {
+			return false
+		}
+	}
+	return x.commuteHere(p.pid, q.pid)
 }
 
 // commuteHere reports whether running the next events of processes a and
@@ -174,11 +209,7 @@ func (x *explorer) coveredStop(f *level) bool {
 func (x *explorer) forcedRaces(f *level, pid PID) {
 	ev, spawned := x.step(pid, false)
 	k := len(x.seq) - 1
-	if x.info.Observers {
-		x.clock(k)
-	} else {
-		x.scan(k, x.recordRace)
-	}
+	x.scanOptimal(k)
 	if ev.err != nil {
 		x.errorEnd(-1, ev)
 		x.detectRaces()
@@ -268,7 +299,7 @@ func (x *explorer) notdep(i, k int) []int {
 // That sequence, not v.ê as the paper writes, is what goes into the
 // don't-do set: its end is the state compared. v.ê stops short of the
 // events of suc(e, E), and would prune runs where something else comes
-// before them, whose states nobody compared (testdata/regress/cs-suc.blk).
+// before them, whose states nobody compared (dporrt/testdata/regress/cs-suc.blk).
 func (x *explorer) sameEnd(i, k int, v []int) []int {
 	e := x.seq[i]
 	if e.err != nil || x.seq[k].err != nil {
@@ -340,7 +371,7 @@ func (x *explorer) sameRuns(a, b []PID) bool {
 // independent of each other (Def. 2.1 wants them to be), nor with
 // ObserveFinal: the virtual last event observes every value that reaches
 // the end, and a run that the check would cover can leave e's value there
-// where E did not leave e”s (testdata/regress/cs-ob-final.blk).
+// where E did not leave e”s (dporrt/testdata/regress/cs-ob-final.blk).
 func (x *explorer) reverseObservedCS(i, k int) {
 	tail := x.observedTail(i, k)
 	if len(tail) == 1 { // no observer that is an event: reversed as e' alone

@@ -95,18 +95,14 @@ func (x *explorer) optimal(depth int) {
 		took++
 		ev, spawned, node := x.take(f, pid)
 		f.wut.setFirst(pid, ev) // races inserted here now meet it as it ran
-		if x.info.Observers {
-			x.clock(len(x.seq) - 1) // races wait for the observers (see observedRaces)
-		} else {
-			x.scan(len(x.seq)-1, x.recordRace)
-		}
+		x.scanOptimal(len(x.seq) - 1)
 		if ev.err != nil {
 			x.errorEnd(node, ev)
 			x.detectRaces()
 			x.errorWakeups(f, len(x.seq)-1)
 		} else {
 			x.blockedRaces(len(x.seq)-1, spawned, x.reverseNow)
-			child := x.enter(append(x.childSleep(f, ev), kept...), ev, spawned)
+			child := x.enter(addSleepers(x.childSleep(f, ev), kept), ev, spawned)
 			child.node, child.wut = node, sub
 			x.optimal(depth + 1)
 			x.leave()
@@ -119,11 +115,51 @@ func (x *explorer) optimal(depth int) {
 	}
 }
 
+// scanOptimal computes the vector clock of the event at position k and
+// notes its races, to be reversed once the sequence is maximal (see
+// detectRaces). With observers the races wait for the observers (see
+// observedRaces); with independence constraints (codpor) each race is
+// judged now, as cdpor does: one a constraint shows uniformly independent
+// is no race and no happens-before edge, and the sequences that cover a
+// reversal go into the don't-do set where it would start.
+func (x *explorer) scanOptimal(k int) {
+	switch {
+	case x.info.Observers:
+		x.clock(k)
+	case x.ics != nil:
+		x.scan(k, x.judgeRace)
+	default:
+		x.scan(k, x.recordRace)
+	}
+}
+
 // recordRace notes the race of seq[i] with seq[k] on seq[k]: it is
 // reversed once the sequence is maximal (see detectRaces).
 func (x *explorer) recordRace(i, k int) bool {
 	x.seq[k].races = append(x.seq[k].races, i)
 	return false
+}
+
+// judgeRace is recordRace for codpor: the check judges the race first (a
+// runtime error has no constraint and no state to compare: recorded as it
+// is). It reports whether the race is uniform, which takes e out of
+// e”s predecessors.
+func (x *explorer) judgeRace(i, k int) bool {
+	if x.timeUp() {
+		x.cut("timeout")
+		return false
+	}
+	if x.seq[k].err != nil {
+		return x.recordRace(i, k)
+	}
+	v := x.check.judge(x, i, k)
+	for _, c := range v.covers {
+		x.addCover(i, c, false)
+	}
+	if v.uniform {
+		return true
+	}
+	return x.recordRace(i, k)
 }
 
 // detectRaces reverses the races of the maximal sequence (POPL'14 Alg. 2,
@@ -148,10 +184,10 @@ func (x *explorer) detectRaces() {
 				x.cut("timeout")
 				return
 			}
-			if x.check != nil {
+			if x.check != nil && x.ics == nil {
 				x.reverseCS(i, k)
 			} else {
-				x.reverse(i, []int{k})
+				x.reverse(i, []int{k}) // codpor judged it when it was found
 			}
 		}
 	}
