@@ -247,6 +247,7 @@ type explorer struct {
 	enHist    [][]enChange
 	affected  []int // scratch of enter
 	blocked   []int // scratch of blockedRaces
+	touched   []int // scratch of blockedRaces
 	snapBytes int
 	static    map[*lang.Block][2][]Loc // staticSets, by block
 	maxDepth  int

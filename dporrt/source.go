@@ -215,12 +215,18 @@ func (x *explorer) childSleep(f *level, ev *event) []sleeper {
 // only where a trace ends: a later write of the guard (one that enables
 // it, say) hides the earlier races behind happens-before. A blocked process
 // needs a new look only when it has just blocked (its own event or the
-// last one disabled it) or the last event wrote its guard; otherwise its
-// races are those of the state before. Those are among the processes the
-// event affected (see State.affected), so no other is looked at.
+// last one disabled it), the last event wrote its guard, or the last event
+// touched what its block may touch: a reversal of its races puts the last
+// event before the block, whose event may depend on it. Otherwise its
+// races, and their reversals, are those of the state before. Those are
+// among the processes the event affected (see State.affected) or touched
+// (State.touching), so no other is looked at.
 func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) {
 	last := x.seq[k]
+	x.touched = x.st.touching(last.reads, last.writes, x.touched[:0])
+	slices.Sort(x.touched)
 	x.blocked = x.st.affected(last.proc, spawned, last.writes, x.blocked[:0])
+	x.blocked = append(x.blocked, x.touched...)
 	slices.Sort(x.blocked)
 	cands := slices.Compact(x.blocked)
 	for _, i := range cands {
@@ -234,7 +240,7 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 		} else {
 			ev.reads = x.st.GuardReads(i)
 		}
-		if last.proc != i && !x.enabledAt(i, k) && !x.dependent(last, ev) {
+		if _, touched := slices.BinarySearch(x.touched, i); !touched && last.proc != i && !x.enabledAt(i, k) && !x.dependent(last, ev) {
 			continue
 		}
 		x.seq = append(x.seq, ev)
