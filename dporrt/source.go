@@ -234,7 +234,7 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 		if p.Done || x.st.Enabled(i) {
 			continue
 		}
-		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true}
+		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true, blocked: true}
 		if x.opts.Dep == Static {
 			ev.reads, _ = x.staticSets(p.Point.Block)
 		} else {
