@@ -80,7 +80,15 @@
 //   - A process blocked at an await has a next event that is not in the
 //     sequence; in every state where it is blocked, a virtual event reading
 //     its guard takes part in race detection, so the orders where it ran
-//     before the writes that blocked it are explored.
+//     before the writes that blocked it are explored (a write made while
+//     it was blocked already races with that event but does not hide the
+//     write that blocked it behind happens-before). A reversal of such a
+//     race puts the events after the write before the process's block,
+//     which may depend on them by what it reads or writes besides the
+//     guard: the process's races are looked at again after every event
+//     that touched what its block may touch, and the source loop takes a
+//     process asleep where a reversal starts for one of its initials only
+//     when its sleeping event commutes with the events put before it.
 //   - csdpor and cdpor put sequences in the sleep sets when a race's
 //     reversed order ends in the same state as the explored one (csdpor by
 //     running it, cdpor by a constraint that holds; Alg. 1, lines 11-14).

@@ -171,6 +171,40 @@ func (s *State) affected(proc int, spawned []int, writes []Loc, buf []int) []int
 	return buf
 }
 
+// touching appends to buf the live processes standing at an await whose
+// block may touch what an event that read reads and wrote writes (both
+// sorted) touched: read a global of writes, or write a global of either.
+// buf may repeat a process.
+func (s *State) touching(reads, writes []Loc, buf []int) []int {
+	if len(reads)+len(writes) == 0 || len(s.m.guarded) == 0 || s.at == nil {
+		return buf
+	}
+	n := (len(s.m.Prog.Globals) + 63) / 64
+	if s.wvars == nil {
+		s.wvars = make([]uint64, n)
+	}
+	if s.rvars == nil {
+		s.rvars = make([]uint64, n)
+	}
+	clear(s.wvars)
+	clear(s.rvars)
+	s.m.markVars(writes, s.wvars)
+	s.m.markVars(reads, s.rvars)
+	for _, id := range s.m.guarded {
+		if len(s.at[id]) == 0 {
+			continue
+		}
+		w := s.m.guardWrites[id]
+		if !overlaps(s.wvars, s.m.guardVars[id]) && !overlaps(s.wvars, w) && !overlaps(s.rvars, w) {
+			continue
+		}
+		for _, i := range s.at[id] {
+			buf = append(buf, int(i))
+		}
+	}
+	return buf
+}
+
 // overlaps reports whether two bit sets share a bit.
 func overlaps(a, b []uint64) bool {
 	for i := range min(len(a), len(b)) {

@@ -197,6 +197,9 @@ type event struct {
 	// virtual marks the pending event of a process blocked at the end of a
 	// trace: never executed, so its races only update back sets.
 	virtual bool
+	// blocked marks the virtual event of a process blocked at an await
+	// (see blockedRaces and scan).
+	blocked bool
 	// races are the positions of the events in a race with this one (the
 	// optimal loop reverses them once the sequence is maximal).
 	races []int
@@ -247,6 +250,7 @@ type explorer struct {
 	enHist    [][]enChange
 	affected  []int // scratch of enter
 	blocked   []int // scratch of blockedRaces
+	touched   []int // scratch of blockedRaces
 	snapBytes int
 	static    map[*lang.Block][2][]Loc // staticSets, by block
 	maxDepth  int

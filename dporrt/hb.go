@@ -69,6 +69,15 @@ func (x *explorer) clock(k int) { x.scan(k, nil) }
 // independent, the event is left out of the clock, so earlier races are
 // judged on the relation without it.
 //
+// For the virtual event of a blocked process (see blockedRaces), an event
+// that ran while the process was blocked already is in a race with it (its
+// guard is what they share) but not a predecessor: the process could not
+// run before it, and the write that blocked it, earlier, is the race to
+// reverse. Taken as a predecessor, a later write of the guard that kept it
+// blocked (the next block of the process that blocked it, say) hid that
+// race once the sequence went on, while the events after the blocking
+// write that the reversal must put first were still to come.
+//
 // While the scan runs, n's clock holds the predecessors seen so far, which
 // is exact for every event after the one being looked at: what race needs
 // to compare the events between e and n with n. n's own rank (n.seq) is set
@@ -82,16 +91,19 @@ func (x *explorer) scan(k int, race func(i, k int) bool) {
 	n := x.seq[k]
 	n.clock = vclock{}
 	after := int64(0) // covered events after position i
+	exists := true    // n's process exists before the event at position i
 	for i := k - 1; i >= 0; i-- {
 		if n.clock.total()-after == int64(i+1) {
 			break // events 0..i are all covered
 		}
 		e := x.seq[i]
+		spawner := slices.Contains(e.spawn, n.pid)
 		if n.clock.get(e.proc) >= e.seq {
 			after++
+			exists = exists && !spawner
 			continue
 		}
-		pred := e.proc == n.proc || slices.Contains(e.spawn, n.pid)
+		pred := e.proc == n.proc || spawner
 		if !pred {
 			if !x.dependent(e, n) {
 				continue
@@ -99,9 +111,13 @@ func (x *explorer) scan(k int, race func(i, k int) bool) {
 			if race != nil && !x.stopped && race(i, k) {
 				continue // uniformly independent: not a predecessor
 			}
+			if n.blocked && exists && !x.enabledAt(n.proc, i) {
+				continue // it was blocked before e too: not a predecessor
+			}
 		}
 		n.clock = join(n.clock, e.clock)
 		after++
+		exists = exists && !spawner
 	}
 	n.seq = n.clock.get(n.proc) + 1
 	n.clock = n.clock.set(n.proc, n.seq)

@@ -31,9 +31,11 @@ type Machine struct {
 	npoints   int
 	// guarded lists the points with an await guard; guardVars has, for
 	// each point, the globals its block reads (the guard's reads among
-	// them) as bits by lang.Var.Index.
-	guarded   []int
-	guardVars [][]uint64
+	// them) as bits by lang.Var.Index, and guardWrites the globals it
+	// writes.
+	guarded     []int
+	guardVars   [][]uint64
+	guardWrites [][]uint64
 
 	pids *pidTable // the process ids of its states
 
@@ -135,18 +137,23 @@ func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
 	}
 	m.npoints = len(m.points)
 	m.guardVars = make([][]uint64, m.npoints)
+	m.guardWrites = make([][]uint64, m.npoints)
+	globals := func(vs []*lang.Var) []uint64 {
+		bits := make([]uint64, (len(prog.Globals)+63)/64)
+		for _, v := range vs {
+			if v.Kind == lang.Global {
+				bits[v.Index/64] |= 1 << (v.Index % 64)
+			}
+		}
+		return bits
+	}
 	for id, pt := range m.points {
 		if pt.Guard == nil {
 			continue
 		}
 		m.guarded = append(m.guarded, id)
-		bits := make([]uint64, (len(prog.Globals)+63)/64)
-		for _, v := range pt.Block.Reads {
-			if v.Kind == lang.Global {
-				bits[v.Index/64] |= 1 << (v.Index % 64)
-			}
-		}
-		m.guardVars[id] = bits
+		m.guardVars[id] = globals(pt.Block.Reads)
+		m.guardWrites[id] = globals(pt.Block.Writes)
 	}
 	return m, nil
 }

@@ -215,12 +215,18 @@ func (x *explorer) childSleep(f *level, ev *event) []sleeper {
 // only where a trace ends: a later write of the guard (one that enables
 // it, say) hides the earlier races behind happens-before. A blocked process
 // needs a new look only when it has just blocked (its own event or the
-// last one disabled it) or the last event wrote its guard; otherwise its
-// races are those of the state before. Those are among the processes the
-// event affected (see State.affected), so no other is looked at.
+// last one disabled it), the last event wrote its guard, or the last event
+// touched what its block may touch: a reversal of its races puts the last
+// event before the block, whose event may depend on it (see wokenBy).
+// Otherwise its races, and their reversals, are those of the state before.
+// Those are among the processes the event affected (see State.affected) or
+// touched (State.touching), so no other is looked at.
 func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) {
 	last := x.seq[k]
+	x.touched = x.st.touching(last.reads, last.writes, x.touched[:0])
+	slices.Sort(x.touched)
 	x.blocked = x.st.affected(last.proc, spawned, last.writes, x.blocked[:0])
+	x.blocked = append(x.blocked, x.touched...)
 	slices.Sort(x.blocked)
 	cands := slices.Compact(x.blocked)
 	for _, i := range cands {
@@ -228,13 +234,13 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 		if p.Done || x.st.Enabled(i) {
 			continue
 		}
-		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true}
+		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true, blocked: true}
 		if x.opts.Dep == Static {
 			ev.reads, _ = x.staticSets(p.Point.Block)
 		} else {
 			ev.reads = x.st.GuardReads(i)
 		}
-		if last.proc != i && !x.enabledAt(i, k) && !x.dependent(last, ev) {
+		if _, touched := slices.BinarySearch(x.touched, i); !touched && last.proc != i && !x.enabledAt(i, k) && !x.dependent(last, ev) {
 			continue
 		}
 		x.seq = append(x.seq, ev)
@@ -301,7 +307,9 @@ func (x *explorer) race(i, k int) bool {
 
 // updateBack adds to back(pre(E, e)) a process that starts v =
 // notdep(e, E).n, unless one is there already: the initials of v are the
-// processes whose first event in v has no predecessor in v.
+// processes whose first event in v has no predecessor in v, and that are
+// not asleep at pre(E, e) with an event that one of v's events before it
+// would wake (see wokenBy).
 func (x *explorer) updateBack(i, k int) {
 	e := x.seq[i]
 	var v []*event
@@ -311,6 +319,7 @@ func (x *explorer) updateBack(i, k int) {
 		}
 	}
 	v = append(v, x.seq[k])
+	f := x.levels[i]
 	var initials []*event
 	seen := map[PID]bool{}
 	for a, ev := range v {
@@ -325,11 +334,13 @@ func (x *explorer) updateBack(i, k int) {
 				break
 			}
 		}
+		if first && x.wokenBy(f, ev.pid, v[:a]) {
+			first = false
+		}
 		if first {
 			initials = append(initials, ev)
 		}
 	}
-	f := x.levels[i]
 	for _, q := range initials {
 		if x.inBack(f, q.pid, q.proc) {
 			return
@@ -343,4 +354,33 @@ func (x *explorer) updateBack(i, k int) {
 			return
 		}
 	}
+}
+
+// wokenBy reports whether process pid is asleep at f only with events that
+// are dependent on one of before, the events v puts ahead of pid's in a
+// reversal from f: then pid is not an initial of v, whatever the
+// happens-before of the explored sequence says.
+//
+// A process asleep at f stands for the explored sequences from f that
+// start with its event there (the sleeper's), so it covers v only when
+// that event commutes to the front of v. The events of v but the last run
+// from f as they ran in the sequence (they do not depend on e); the last
+// one, n, ran after e, or not at all (the virtual event of a blocked
+// process, which reads the guard only), and from f it may touch other
+// locations. With n's sets from the sequence, a reversal where n comes
+// after an event its block depends on was taken to start with n, and
+// where n's process was asleep nothing was explored
+// (testdata/regress/asleep-blocked.blk, blocked-writes.blk).
+func (x *explorer) wokenBy(f *level, pid PID, before []*event) bool {
+	asleep := false
+	for _, sl := range f.sleep {
+		if len(sl.seq) != 1 || sl.seq[0].pid != pid {
+			continue
+		}
+		asleep = true
+		if !slices.ContainsFunc(before, func(w *event) bool { return x.dependent(w, sl.seq[0]) }) {
+			return false
+		}
+	}
+	return asleep
 }

@@ -148,7 +148,8 @@ type State struct {
 	curBlock   string
 	spawned    []int
 	violations []Violation
-	wvars      []uint64 // scratch of affected: the globals written, as bits
+	wvars      []uint64 // scratch of affected and touching: the globals written, as bits
+	rvars      []uint64 // scratch of touching: the globals read
 }
 
 // Machine returns the machine the state belongs to.
