@@ -76,3 +76,66 @@ func (x *explorer) between(i, k int) []PID {
 	}
 	return u
 }
+
+// sourceCoveredStop handles, for csdpor, a level f where every enabled
+// process is asleep and some are covered (ISSTA'19 Alg. 1, lines 17-19):
+// nothing is explored from it, and the races of each covered process's
+// next event are reversed (see sleeperRaces). It reports false, doing
+// nothing, when no enabled process is covered (f is sleep-set blocked).
+func (x *explorer) sourceCoveredStop(f *level) bool {
+	var covered []*event
+	for _, sl := range f.sleep {
+		if !sl.byState || len(sl.seq) != 1 {
+			continue
+		}
+		if i := x.procIndex(sl.seq[0].pid); i >= 0 && x.isEnabled(i) {
+			covered = append(covered, sl.seq[0])
+		}
+	}
+	if len(covered) == 0 {
+		return false
+	}
+	x.res.Covered++
+	x.treeKind(f.node, NodeCovered)
+	for _, q := range covered {
+		if x.stopped {
+			break
+		}
+		x.sleeperRaces(q)
+	}
+	return true
+}
+
+// forceSkipped reverses, for csdpor, the races of the next events of the
+// processes covered at f that a reversal chose to start with since the
+// loop at f last looked (ISSTA'19 Alg. 1, lines 25-26; see updateBack):
+// they are not explored, but their races with the sequence up to f are
+// still to be reversed. The sequence is f's again when the loop looks.
+func (x *explorer) forceSkipped(f *level) {
+	for _, pid := range f.skipped {
+		for _, sl := range f.sleep {
+			if sl.byState && len(sl.seq) == 1 && sl.seq[0].pid == pid {
+				x.sleeperRaces(sl.seq[0])
+				break
+			}
+		}
+	}
+	f.skipped = f.skipped[:0]
+}
+
+// coveredOnly reports whether process pid is covered at f and not asleep
+// there otherwise: a sequence starting with it is not explored, but no
+// explored sequence is equivalent to it.
+func (x *explorer) coveredOnly(f *level, pid PID) bool {
+	covered := false
+	for _, sl := range f.sleep {
+		if len(sl.seq) != 1 || sl.seq[0].pid != pid {
+			continue
+		}
+		if !sl.byState {
+			return false
+		}
+		covered = true
+	}
+	return covered
+}

@@ -38,6 +38,9 @@ type level struct {
 	snap     *State
 	snapSize int
 	dnd      int // the byState sequences of sleep
+	// skipped lists the processes covered here that a reversal chose to
+	// start with since the loop last looked (csdpor; see updateBack).
+	skipped []PID
 	// changed lists the processes whose enabledness the event into E
 	// changed (their enHist entries at this level).
 	changed []int
@@ -127,21 +130,31 @@ func (x *explorer) source(depth int) {
 	if f.node >= 0 {
 		defer x.treeLeave(f.node, f, x.enabled.pids())
 	}
+	// csdpor reverses the races of a covered process where it is not
+	// explored (see sourceCoveredStop and forceSkipped); cdpor reverses
+	// them on entering every level where one is covered, and explores
+	// every process awake there.
+	lazy := x.info.Check == CheckState
 	byState := false
 	for _, sl := range f.sleep {
 		if sl.byState && len(sl.seq) == 1 {
 			byState = true
-			x.sleeperRaces(sl.seq[0])
+			if !lazy {
+				x.sleeperRaces(sl.seq[0])
+			}
 		}
 	}
 	first, ok := x.awake(f)
 	if !ok {
+		if lazy && x.sourceCoveredStop(f) {
+			return
+		}
 		x.res.Blocked++
 		x.treeKind(f.node, NodeBlocked)
 		return
 	}
 	f.asleep0 = len(f.sleep)
-	if byState {
+	if byState && !lazy {
 		// A process asleep by a context-sensitive check was not
 		// explored here, so the races its subtree would have reversed
 		// here are unknown: explore every other process.
@@ -150,6 +163,7 @@ func (x *explorer) source(depth int) {
 		f.back = []PID{first}
 	}
 	for {
+		x.forceSkipped(f)
 		pid, found := x.next(f)
 		if !found {
 			return
@@ -348,11 +362,29 @@ func (x *explorer) updateBack(i, k int) {
 	}
 	// Only a process enabled at pre(E, e) can start the reversed order.
 	slices.SortFunc(initials, func(a, b *event) int { return a.pid.Compare(b.pid) })
+	var covered *event
 	for _, q := range initials {
-		if x.enabledAt(q.proc, i) {
-			f.back = append(f.back, q.pid)
-			return
+		if !x.enabledAt(q.proc, i) {
+			continue
 		}
+		if x.info.Check == CheckState && x.coveredOnly(f, q.pid) {
+			if covered == nil {
+				covered = q
+			}
+			continue
+		}
+		f.back = append(f.back, q.pid)
+		return
+	}
+	if covered != nil {
+		// Every initial that can start v here is covered: v's runs end
+		// where explored ones do, but the races the subtree of the
+		// covered process would have reversed are unknown: its own are
+		// reversed when the loop at f next looks (forceSkipped), and
+		// every other process awake at f is explored.
+		f.back = append(f.back, covered.pid)
+		f.allAwake = true
+		f.skipped = append(f.skipped, covered.pid)
 	}
 }
 
