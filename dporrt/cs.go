@@ -77,6 +77,77 @@ func (x *explorer) between(i, k int) []PID {
 	return u
 }
 
+// carried returns sleep, the sleep set childSleep made for E.p (ev being
+// p's event from E = seq[:k], the last of the sequence), with the
+// processes q asleep or covered at f (alone in their sleep sequence) that
+// it dropped because their next event is dependent on ev, but that commute
+// with p in s[E]: s[E.p.q] = s[E.q.p]. They stay covered at E.p: E.p.q ends
+// where E.q.p does, a continuation of E.q, which is explored (q asleep: an
+// equivalent sequence was) or covered (its runs end where explored ones
+// do). This carries a cover past an event it would otherwise stop at,
+// where the two commute in the state they meet, as commutingSleepers does
+// for odpor-cs. Without it, the run where a covered process comes after an
+// event dependent on it is explored to its end, and k pairwise dependent
+// events that commute explore the Euler zigzag number of their orders (272
+// traces for 7; the ISSTA'19 paper's Problem II, Sec. 3.2).
+//
+// Each entry carried is q's event as it runs at E.p: with the dynamic
+// dependency it may touch other locations than at E. The three states a
+// check reaches, E.p.q, E.q and E.q.p, count as states; a check is
+// refused (no carry) when q cannot run or either order raises a runtime
+// error.
+func (x *explorer) carried(f *level, ev *event, sleep []sleeper) []sleeper {
+	k := len(x.seq) - 1
+	for _, sl := range f.sleep {
+		if len(sl.seq) != 1 || sl.seq[0].pid == ev.pid || asleepIn(sleep, sl.seq[0].pid) || !x.dependent(ev, sl.seq[0]) {
+			continue
+		}
+		if q := x.commutesAfter(k, sl.seq[0].pid); q != nil {
+			sleep = append(sleep, sleeper{seq: []*event{q}, byState: true})
+		}
+	}
+	return sleep
+}
+
+// commutesAfter runs q's next event after p's event, the last of the
+// sequence, seq[k], and from seq[:k] the two in the other order; when both
+// run without a runtime error and end in the same state, it returns q's
+// event after p's (nil otherwise). The state and sequence are left as they
+// were.
+func (x *explorer) commutesAfter(k int, q PID) *event {
+	p := x.seq[k].pid
+	qi := x.procIndex(q)
+	if qi < 0 || !x.st.Enabled(qi) {
+		return nil
+	}
+	x.res.States += 3
+	qev, _ := x.step(q, false)
+	x.seq = x.seq[:k+1]
+	h := x.st.Hash()
+	x.st.Undo(qev.mark)
+	if qev.err != nil {
+		return nil
+	}
+	var other *State // s[E.q.p], copied when its hash is s[E.p.q]'s
+	x.detour(k, false, func() {
+		if x.runClean([]PID{q, p}) && x.st.Hash() == h {
+			other = x.st.Clone()
+		}
+	})
+	if other == nil {
+		return nil
+	}
+	mark := x.st.Mark()
+	x.st.StepInto(qi, &x.scratch)
+	same := x.st.Equal(other)
+	x.st.Undo(mark)
+	if !same {
+		return nil
+	}
+	qev.mark = 0
+	return qev
+}
+
 // sourceCoveredStop handles, for csdpor, a level f where every enabled
 // process is asleep and some are covered (ISSTA'19 Alg. 1, lines 17-19):
 // nothing is explored from it, and the races of each covered process's
@@ -85,11 +156,12 @@ func (x *explorer) between(i, k int) []PID {
 func (x *explorer) sourceCoveredStop(f *level) bool {
 	var covered []*event
 	for _, sl := range f.sleep {
-		if !sl.byState || len(sl.seq) != 1 {
+		q := sl.seq[0]
+		if !sl.byState || len(sl.seq) != 1 || slices.ContainsFunc(covered, func(c *event) bool { return c.pid == q.pid }) {
 			continue
 		}
-		if i := x.procIndex(sl.seq[0].pid); i >= 0 && x.isEnabled(i) {
-			covered = append(covered, sl.seq[0])
+		if i := x.procIndex(q.pid); i >= 0 && x.isEnabled(i) {
+			covered = append(covered, q)
 		}
 	}
 	if len(covered) == 0 {
