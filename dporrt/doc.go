@@ -92,10 +92,18 @@
 //   - csdpor and cdpor put sequences in the sleep sets when a race's
 //     reversed order ends in the same state as the explored one (csdpor by
 //     running it, cdpor by a constraint that holds; Alg. 1, lines 11-14).
-//     That is coverage by state, not by an equivalent trace, so where such
-//     a sequence has shrunk to one process asleep in a state, its event
-//     still takes part in race detection (as in ISSTA'19, Alg. 1, lines
-//     17-19 and 25-26) and every other enabled process is explored there.
+//     That is coverage by state, not by an equivalent trace: where such a
+//     sequence has shrunk to one process, that process is covered, and its
+//     event still takes part in race detection (as in ISSTA'19, Alg. 1,
+//     lines 17-19 and 25-26). cdpor does so on entering every level where
+//     a process is covered, and explores every other enabled process
+//     there. csdpor does so where the covered process is not explored: at
+//     a covered stop (every enabled process asleep or covered) and where a
+//     reversal can start only with covered processes, and only there
+//     explores every other awake process; it carries a cover, and a
+//     process asleep, past an event they are dependent on when the two
+//     commute in the state they meet, as odpor-cs does (see
+//     docs/algorithms.md).
 //   - cdpor uses independence constraints as Alg. 1 of the CAV'18 paper
 //     does: when a constraint holds uniformly in s[E'.û] (U⇒, with W(b)
 //     from the IC file) the race needs no back-set entry and the
