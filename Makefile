@@ -52,7 +52,8 @@ bench: deps
 # bench-quick runs icgen bench on the benchmark programs at small sizes, so
 # the benchmarks keep working (seconds; part of make test).
 bench-quick: build
-	./$(BIN) bench --timeout 10s --sizes fib=4,5 --sizes bb=2,3 --sizes pi=3,5 --sizes qs=4,6 --sizes ms=4,6 --sizes ps=3,4 --sizes reg=3,5 --sizes dbp=2,3 testdata/bench/*.blk
+	./$(BIN) bench --timeout 10s --sizes fib=4,5 --sizes bb=2,3 --sizes pi=3,5 --sizes qs=4,6 --sizes ms=4,6 --sizes ps=3,4 --sizes reg=3,5 --sizes dbp=2,3
+	./$(BIN) bench --table issta19 --timeout 10s --sizes fib=3,4 --sizes bb=2,3 --sizes qs=4,6 --sizes ms=4,6 --sizes dbp=2,3 --sizes fr=3 --sizes fra=4 --sizes lw=3 --sizes abs=2 --sizes lam=2
 
 clean:
 	rm -rf bin

@@ -181,6 +181,40 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 	return v
 }
 
+// uniformAt reports whether a constraint of the pair of a and b holds
+// uniformly (U⇒) in s[seq[:i]], the state at level i, both processes
+// existing there (cdpor, codpor; false without an IC file).
+func (x *explorer) uniformAt(i int, a, b *event) bool {
+	if x.ics == nil {
+		return false
+	}
+	uniform := false
+	x.detour(i, false, func() {
+		_, uniform = x.pairCheck(x.ics.pair(a.block, b.block), a.pid, b.pid)
+	})
+	return uniform
+}
+
+// localsHold reports whether a constraint of pr that reads no global holds,
+// with pr's overflow guard, in a localsEnv of the two processes.
+func (x *explorer) localsHold(pr *ic.Pair, first, second *Process) bool {
+	env := localsEnv{ICEnv{S: x.st, First: first, Second: second, Funcs: x.ics.funcs}}
+	if pr.NoOverflow != nil {
+		if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
+			return false
+		}
+	}
+	for _, c := range pr.Constraints {
+		if len(c.Globals) > 0 {
+			continue
+		}
+		if ok, err := c.Expr.Holds(env); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
 // guardReadsGlobals reports whether pr's overflow guard reads a global
 // (then it does not hold in a localsEnv); computed once per pair.
 func (x *icIndex) guardReadsGlobals(pr *ic.Pair) bool {
@@ -254,21 +288,7 @@ func (x *explorer) localsUniform(i int, ref pairRef, e, n *event) bool {
 	if ref.swapped {
 		first, second = second, first
 	}
-	env := localsEnv{ICEnv{S: x.st, First: first, Second: second, Funcs: x.ics.funcs}}
-	if pr.NoOverflow != nil {
-		if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
-			return false
-		}
-	}
-	for _, c := range pr.Constraints {
-		if len(c.Globals) > 0 {
-			continue
-		}
-		if ok, err := c.Expr.Holds(env); err == nil && ok {
-			return true
-		}
-	}
-	return false
+	return x.localsHold(pr, first, second)
 }
 
 // staticEvent is a copy of ev with its block's syntactic sets, as an entry

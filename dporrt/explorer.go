@@ -259,8 +259,14 @@ type explorer struct {
 	// The bounds on kept final states and snapshots: MaxFinalBytes and
 	// maxSnapBytes (tests lower them to exercise what happens past them).
 	finalLimit, snapLimit int
-	dndSum                int    // the don't-do sequences of the levels of the sequence (see noteDnD)
-	events                uint64 // events stepped, for their ids
+	dndSum                int // the don't-do sequences of the levels of the sequence (see noteDnD)
+	// blocking: some block of the program has an await guard. codpor then
+	// reverses the races a constraint shows uniformly independent as any
+	// other (their covers still stop them early): dropping them from
+	// happens-before hid a race of a blocked process's virtual event and
+	// codpor missed a final state (testdata/regress/blocked-kept.blk).
+	blocking bool
+	events   uint64 // events stepped, for their ids
 }
 
 func newExplorer(m *Machine, opts Options) *explorer {
@@ -315,6 +321,11 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 				return nil, err
 			}
 			x.ics, x.check = ics, icCheck{}
+			for _, pr := range m.Prog.Procs {
+				for _, pt := range pr.Points {
+					x.blocking = x.blocking || pt.Guard != nil
+				}
+			}
 		} else if info.Loop == LoopOptimal {
 			// No constraint: every pair falls back on the state check.
 			x.check = stateCheck{}

@@ -190,15 +190,7 @@ func (x *explorer) raceFingerprint(i, k int) uint64 {
 // reverses the race without an observer: more traces, none missed.
 func (x *explorer) observedTail(i, k int) []int {
 	e := x.seq[i]
-	var obs []int
-	for j := k + 1; j < len(x.seq); j++ {
-		for _, r := range x.seq[j].readFrom {
-			if r.writer == k && slices.Contains(e.writes, r.global) {
-				obs = append(obs, j)
-				break
-			}
-		}
-	}
+	obs := x.observersOf(i, k)
 	o := -1
 	for a := len(obs) - 1; a >= 0 && o < 0; a-- {
 		o = obs[a]

@@ -353,7 +353,7 @@ func (x *explorer) updateBack(i, k int) {
 				break
 			}
 		}
-		if first && x.wokenBy(f, ev.pid, v[:a]) {
+		if first && x.wokenBy(i, ev.pid, v[:a]) {
 			first = false
 		}
 		if first {
@@ -408,14 +408,20 @@ func (x *explorer) updateBack(i, k int) {
 // after an event its block depends on was taken to start with n, and
 // where n's process was asleep nothing was explored
 // (testdata/regress/asleep-blocked.blk, blocked-writes.blk).
-func (x *explorer) wokenBy(f *level, pid PID, before []*event) bool {
+//
+// With independence constraints, a sleeper is not woken by an event a
+// constraint of their pair shows uniformly independent of it at f (U⇒:
+// they commute wherever they meet from there), as cdpor's happens-before
+// does not order them either.
+func (x *explorer) wokenBy(i int, pid PID, before []*event) bool {
+	f := x.levels[i]
 	asleep := false
 	for _, sl := range f.sleep {
 		if len(sl.seq) != 1 || sl.seq[0].pid != pid {
 			continue
 		}
 		asleep = true
-		if !slices.ContainsFunc(before, func(w *event) bool { return x.dependent(w, sl.seq[0]) }) {
+		if !slices.ContainsFunc(before, func(w *event) bool { return x.dependent(w, sl.seq[0]) && !x.uniformAt(i, w, sl.seq[0]) }) {
 			return false
 		}
 	}

@@ -18,7 +18,7 @@ func TestFewerGlobals(t *testing.T) {
 	}{
 		// DBP: db[i] == ite(i' == i, 1 - db[i'], db[i]) holds exactly
 		// when i != i'; the constraint must not read db.
-		{"../testdata/bench/dbp.blk", "client@22", "update",
+		{"../testdata/bench/dbp.blk", "client@23", "update",
 			[]string{"i != i' && i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"}, nil},
 		{"../testdata/bench/dbp.blk", "update", "update",
 			[]string{"i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"}, nil},

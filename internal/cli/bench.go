@@ -59,12 +59,12 @@ type benchTable struct {
 
 // benchTables are the tables of --table.
 var benchTables = []benchTable{
-	{name: "cav18", sizes: sizesLine("sizes"), algos: "sdpor,csdpor,cdpor", traces: "Tr", gains: []gain{
+	{name: "cav18", sizes: sizesLine("sizes"), algos: "sdpor,csdpor,cdpor,codpor", traces: "Tr", gains: []gain{
 		{"G^s", dporrt.SDPOR, dporrt.CDPOR, false},
 		{"G^cs", dporrt.CSDPOR, dporrt.CDPOR, false},
 		{"G^smt", dporrt.CSDPOR, dporrt.CDPOR, true},
 	}},
-	{name: "issta19", sizes: sizesLine("issta19-sizes"), algos: "csdpor,odpor-ob,odpor-cs-ob", traces: "E", dnd: true, gains: []gain{
+	{name: "issta19", sizes: sizesLine("issta19-sizes"), algos: "csdpor,odpor-ob,odpor-cs-ob,codpor", traces: "E", dnd: true, gains: []gain{
 		{"G_T^cs", dporrt.CSDPOR, dporrt.ODPCSO, false},
 		{"G_T^ob", dporrt.ODPOB, dporrt.ODPCSO, false},
 	}},
@@ -79,7 +79,7 @@ func sizesLine(key string) *regexp.Regexp {
 // MS are printed).
 func keepsDnD(a string) bool {
 	info, _ := dporrt.Lookup(dporrt.Algorithm(a))
-	return info.Loop == dporrt.LoopOptimal && info.Check == dporrt.CheckState
+	return info.Loop == dporrt.LoopOptimal && info.Check != dporrt.CheckNone
 }
 
 // benchRow is one program at one size.
@@ -110,15 +110,15 @@ func newBenchCmd(e *env) *cobra.Command {
 a table, the CAV'18 paper's Table 1 (--table cav18, the default) or the
 ISSTA'19 paper's (--table issta19).
 
-cav18: for each algorithm (default sdpor, csdpor, cdpor) the complete traces
+cav18: for each algorithm (default sdpor, csdpor, cdpor, codpor) the complete traces
 (Tr), the states (S, events executed) and the time in seconds (T); T^smt,
 the time to synthesize the ICs (once per program, used by cdpor at every
 size); and the speedups G^s = T(sdpor)/T(cdpor), G^cs = T(csdpor)/T(cdpor)
 and G^smt = T(csdpor)/(T(cdpor)+T^smt).
 
-issta19: for each algorithm (default csdpor, odpor-ob, odpor-cs-ob) the
+issta19: for each algorithm (default csdpor, odpor-ob, odpor-cs-ob, codpor) the
 complete traces (E), the states (S) and the time (T); for those that keep
-don't-do sets (odpor-cs, odpor-cs-ob) also MD, the largest sum of the
+don't-do sets (odpor-cs, odpor-cs-ob, codpor) also MD, the largest sum of the
 don't-do set sizes along a sequence, MS, the states of the longest
 sequence (root included), and RSS, the peak resident memory in MiB; and the
 speedups G_T^cs = T(csdpor)/T(odpor-cs-ob) and

@@ -17,7 +17,7 @@ func TestBenchISSTA19(t *testing.T) {
 	prog := filepath.Join(dir, "adds.blk")
 	os.WriteFile(prog, []byte("// sizes: 5\n// issta19-sizes: 3\nparam N = 2;\nglobal int c = 0;\nproc add() { c = c + 1; assert(c > 0); }\n"+
 		"init { int i = 0; while (i < N) { spawn add(); i = i + 1; } }\n"), 0o644)
-	out, stderr, code := icgen("bench", "--table", "issta19", "--timeout", "20s", prog)
+	out, stderr, code := icgen("bench", "--table", "issta19", "--algos", "csdpor,odpor-ob,odpor-cs-ob", "--timeout", "20s", prog)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != ExitOK || len(lines) < 3 {
 		t.Fatalf("exit %d: %s%s", code, out, stderr)
@@ -50,7 +50,7 @@ func TestBench(t *testing.T) {
 	// N processes add to one counter: static sdpor explores N! orders, cdpor one.
 	os.WriteFile(prog, []byte("// sizes: 2, 3\nparam N = 2;\nglobal int c = 0;\nproc add() { c = c + 1; }\n"+
 		"proc start(int k) { if (k > 0) { spawn add(); spawn start(k - 1); } }\ninit { spawn start(N); }\n"), 0o644)
-	out, stderr, code := icgen("bench", "--format", "json", "--timeout", "20s", prog)
+	out, stderr, code := icgen("bench", "--format", "json", "--algos", "sdpor,csdpor,cdpor", "--timeout", "20s", prog)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -315,7 +315,7 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	fmt.Fprintf(w, "%s%s: %s (%s dependency)\n", l.path, params, opts.Algo, r.Dep)
 	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
 	fmt.Fprintf(w, "  blocked traces    %d\n", r.Blocked)
-	if info, _ := dporrt.Lookup(opts.Algo); info.Check == dporrt.CheckState && info.Loop == dporrt.LoopOptimal {
+	if info, _ := dporrt.Lookup(opts.Algo); info.Check != dporrt.CheckNone && info.Loop == dporrt.LoopOptimal {
 		fmt.Fprintf(w, "  covered stops     %d (sequences a don't-do entry stopped: they end where explored ones do)\n", r.Covered)
 		fmt.Fprintf(w, "  don't-do entries  %d at most along a sequence (MD)\n", r.MaxDnD)
 	}
