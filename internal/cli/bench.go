@@ -228,7 +228,7 @@ tools do); ` + staticDepHelp(),
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&algos, "algos", "sdpor,csdpor,cdpor", "algorithms to compare, comma-separated (the default is the table's)")
+	f.StringVar(&algos, "algos", "", "algorithms to compare, comma-separated (default: the table's, see above)")
 	f.StringVar(&table, "table", "cav18", "the table: cav18 (CAV'18 Table 1) or issta19 (ISSTA'19 Table 1)")
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time budget of each run")
 	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
