@@ -111,6 +111,9 @@ func (x *explorer) optimal(depth int) {
 		x.seq = x.seq[:len(x.seq)-1]
 		x.raced = min(x.raced, len(x.seq))
 		f.sleep = append(f.sleep, sleeper{seq: []*event{ev}})
+		if x.info.Observers {
+			f.doneEv = append(f.doneEv, ev)
+		}
 		f.wut.remove(pid)
 	}
 }
@@ -241,8 +244,13 @@ func (x *explorer) reverse(i int, tail []int) {
 }
 
 // redundant reports whether a process asleep at level f is a weak initial
-// of v: then exploring v from f repeats an explored trace.
+// of v: then exploring v from f repeats an explored trace. With observers,
+// so is v when a process done at a level up to f is a weak initial under
+// the observer dependency (see redundantObserved).
 func (x *explorer) redundant(f *level, v []*event) bool {
+	if x.info.Observers && x.redundantObserved(f.depth, v) {
+		return true
+	}
 	if len(f.sleep) == 0 {
 		return false
 	}
