@@ -266,23 +266,30 @@ func (x *explorer) redundantObserved(i int, v []*event) bool {
 // event in u depends on no earlier one, or, where it has none, d, run
 // before u, depends on none of u's events.
 func (x *explorer) weakInitialObserved(d *event, u []*event) bool {
+	_, ok := x.observedWI(d, u)
+	return ok
+}
+
+// observedWI is weakInitialObserved with the position of d's process's
+// first event in u (-1: none), as wakeup trees ask it.
+func (x *explorer) observedWI(d *event, u []*event) (int, bool) {
 	if a := slices.IndexFunc(u, func(ev *event) bool { return ev.pid == d.pid }); a >= 0 {
 		obs := x.observedIn(u)
 		for b := range a {
 			if x.dependentObserved(u, obs, b, a) {
-				return false
+				return a, false
 			}
 		}
-		return true
+		return a, true
 	}
 	du := append([]*event{d}, u...)
 	obs := x.observedIn(du)
 	for b := 1; b < len(du); b++ {
 		if x.dependentObserved(du, obs, 0, b) {
-			return false
+			return -1, false
 		}
 	}
-	return true
+	return -1, true
 }
 
 // dependentObserved reports whether seq[a] and seq[b] (a < b) are
