@@ -271,25 +271,43 @@ func (x *explorer) weakInitialObserved(d *event, u []*event) bool {
 }
 
 // observedWI is weakInitialObserved with the position of d's process's
-// first event in u (-1: none), as wakeup trees ask it.
+// first event in u (-1: none), as wakeup trees ask it. What u observes is
+// worked out only for a pair that only writes in common.
 func (x *explorer) observedWI(d *event, u []*event) (int, bool) {
-	if a := slices.IndexFunc(u, func(ev *event) bool { return ev.pid == d.pid }); a >= 0 {
-		obs := x.observedIn(u)
+	a := slices.IndexFunc(u, func(ev *event) bool { return ev.pid == d.pid })
+	seq, pairs := u, func(yield func(b, c int) bool) {
 		for b := range a {
-			if x.dependentObserved(u, obs, b, a) {
-				return a, false
+			if !yield(b, a) {
+				return
 			}
 		}
-		return a, true
 	}
-	du := append([]*event{d}, u...)
-	obs := x.observedIn(du)
-	for b := 1; b < len(du); b++ {
-		if x.dependentObserved(du, obs, 0, b) {
-			return -1, false
+	if a < 0 {
+		seq = append([]*event{d}, u...)
+		pairs = func(yield func(b, c int) bool) {
+			for c := 1; c < len(seq); c++ {
+				if !yield(0, c) {
+					return
+				}
+			}
 		}
 	}
-	return -1, true
+	var obs [][]Loc
+	for b, c := range pairs {
+		if beyondWrites(seq[b], seq[c]) {
+			return a, false
+		}
+		if !intersect(seq[b].writes, seq[c].writes) {
+			continue
+		}
+		if obs == nil {
+			obs = x.observedIn(seq)
+		}
+		if x.dependentObserved(seq, obs, b, c) {
+			return a, false
+		}
+	}
+	return a, true
 }
 
 // dependentObserved reports whether seq[a] and seq[b] (a < b) are
