@@ -26,13 +26,14 @@ import (
 // sequence are known only once it is maximal: observedRaces then computes
 // happens-before under the observer dependency, reverses the races, and
 // puts back the plain happens-before the loop goes on with. Sleep sets and
-// weak initials (in the wakeup trees and for redundancy) are those of the
-// plain dependency, which does not depend on what comes later: a trace
-// equivalent under it to an explored one is equivalent under the observer
-// dependency too, so they drop nothing the observers need. The ISSTA'19
-// paper (Fig. 1) drops sleep sets here and checks redundancy against the
-// processes done at every prefix; without sleep sets odpor-ob explored
-// more traces than odpor.
+// the wakeup trees' weak initials are those of the plain dependency, which
+// does not depend on what comes later: a trace equivalent under it to an
+// explored one is equivalent under the observer dependency too, so they
+// drop nothing the observers need. On top of them, a reversal is dropped
+// when a process done at some prefix is its weak initial under the
+// observer dependency (the ISSTA'19 paper's redundant(E', done), Fig. 1,
+// line 9; see redundantObserved). The paper drops sleep sets here; without
+// them odpor-ob explored more traces than odpor.
 
 // writeWriteObserved reports whether a and b, which neither read what the
 // other writes, are dependent through a location both write and one of
@@ -221,4 +222,129 @@ func (x *explorer) observedTail(i, k int) []int {
 		}
 	}
 	return append(tail, o)
+}
+
+// redundantObserved reports whether v, a reversal to insert at level i
+// (from E' = seq[:i]), repeats a class of traces already explored under
+// the observer dependency (ISSTA'19 Fig. 1, line 9; TACAS'18): for some
+// split E' = w.w', a process explored from w (done(w)) is a weak initial
+// of w'.v under the observer dependency of w'.v. The explored subtree of
+// that process then holds a trace equivalent to E'.v: the same events,
+// every pair of dependent ones in the same order, so every block reads the
+// same values. Sleep sets, which the plain dependency keeps (see
+// observedRaces), see only w = E'; on LW(n), whose writes but the last are
+// read by nobody, they leave n! orders where this check leaves n.
+//
+// The observer dependency of w'.v is taken from w'.v alone, erring towards
+// dependence: a write is observed when a later event of the sequence may
+// read its global before an event surely overwrites it (a write of the
+// same scalar: a cell of an array is known only from the run), or when it
+// is still there at the end (what follows v is not known yet).
+func (x *explorer) redundantObserved(i int, v []*event) bool {
+	for j := i; j >= 0; j-- {
+		f := x.levels[j]
+		if len(f.doneEv) == 0 {
+			continue
+		}
+		u := make([]*event, 0, i-j+len(v))
+		for _, ev := range slices.Concat(x.seq[j:i], v) {
+			if !ev.virtual {
+				u = append(u, ev)
+			}
+		}
+		for _, d := range f.doneEv {
+			if x.weakInitialObserved(d, u) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// weakInitialObserved reports whether d's process is a weak initial of u
+// under the observer dependency of u (see redundantObserved): its first
+// event in u depends on no earlier one, or, where it has none, d, run
+// before u, depends on none of u's events.
+func (x *explorer) weakInitialObserved(d *event, u []*event) bool {
+	_, ok := x.observedWI(d, u)
+	return ok
+}
+
+// observedWI is weakInitialObserved with the position of d's process's
+// first event in u (-1: none), as wakeup trees ask it. What u observes is
+// worked out only for a pair that only writes in common.
+func (x *explorer) observedWI(d *event, u []*event) (int, bool) {
+	a := slices.IndexFunc(u, func(ev *event) bool { return ev.pid == d.pid })
+	seq, pairs := u, func(yield func(b, c int) bool) {
+		for b := range a {
+			if !yield(b, a) {
+				return
+			}
+		}
+	}
+	if a < 0 {
+		seq = append([]*event{d}, u...)
+		pairs = func(yield func(b, c int) bool) {
+			for c := 1; c < len(seq); c++ {
+				if !yield(0, c) {
+					return
+				}
+			}
+		}
+	}
+	var obs [][]Loc
+	for b, c := range pairs {
+		if beyondWrites(seq[b], seq[c]) {
+			return a, false
+		}
+		if !intersect(seq[b].writes, seq[c].writes) {
+			continue
+		}
+		if obs == nil {
+			obs = x.observedIn(seq)
+		}
+		if x.dependentObserved(seq, obs, b, c) {
+			return a, false
+		}
+	}
+	return a, true
+}
+
+// dependentObserved reports whether seq[a] and seq[b] (a < b) are
+// dependent under the observer dependency whose observed writes are obs.
+func (x *explorer) dependentObserved(seq []*event, obs [][]Loc, a, b int) bool {
+	if beyondWrites(seq[a], seq[b]) {
+		return true
+	}
+	return intersect(seq[a].writes, obs[b]) || intersect(obs[a], seq[b].writes)
+}
+
+// observedIn returns, for each event of seq, the globals it writes that
+// may be observed (see redundantObserved), sorted.
+func (x *explorer) observedIn(seq []*event) [][]Loc {
+	obs := make([][]Loc, len(seq))
+	for a, ev := range seq {
+		for _, g := range ev.writes {
+			if x.mayBeObserved(seq, a, g) {
+				obs[a] = append(obs[a], g)
+			}
+		}
+	}
+	return obs
+}
+
+// mayBeObserved reports whether the write of global g (its first
+// location) by seq[a] may be read: a later event reads g before one
+// surely overwrites it, or none does.
+func (x *explorer) mayBeObserved(seq []*event, a int, g Loc) bool {
+	scalar := x.m.size[x.m.global(g)] == 1
+	for b := a + 1; b < len(seq); b++ {
+		if slices.Contains(seq[b].reads, g) {
+			return true
+		}
+		if scalar && slices.Contains(seq[b].writes, g) {
+			return false
+		}
+	}
+	return true
 }

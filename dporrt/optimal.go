@@ -14,7 +14,23 @@ import "slices"
 // wut is a wakeup tree of events, keyed by process.
 type wut = wakeupTree[*event, PID]
 
+//
+// odpor-ob's trees take weak initials under the observer dependency of the
+// sequence inserted (see observedWI): a reversal equivalent under
+// observers to a branch the tree holds goes into that branch. odpor-cs-ob
+// keeps the plain dependency's: merged branches are no longer bare leaves,
+// and its don't-do sets skip only those (see wakeupTree.bare), which cost
+// it more traces than the merge saved (LW(7): 6 against 1).
 func (x *explorer) newWUT() *wut {
+	t := x.plainWUT()
+	if x.info.Observers && x.info.Check == CheckNone {
+		t.wi = x.observedWI
+	}
+	return t
+}
+
+// plainWUT returns an empty wakeup tree of the plain dependency.
+func (x *explorer) plainWUT() *wut {
 	return newWakeupTree(func(e *event) PID { return e.pid }, x.dependent)
 }
 
@@ -111,6 +127,9 @@ func (x *explorer) optimal(depth int) {
 		x.seq = x.seq[:len(x.seq)-1]
 		x.raced = min(x.raced, len(x.seq))
 		f.sleep = append(f.sleep, sleeper{seq: []*event{ev}})
+		if x.info.Observers {
+			f.doneEv = append(f.doneEv, ev)
+		}
 		f.wut.remove(pid)
 	}
 }
@@ -241,12 +260,17 @@ func (x *explorer) reverse(i int, tail []int) {
 }
 
 // redundant reports whether a process asleep at level f is a weak initial
-// of v: then exploring v from f repeats an explored trace.
+// of v: then exploring v from f repeats an explored trace. With observers,
+// so is v when a process done at a level up to f is a weak initial under
+// the observer dependency (see redundantObserved).
 func (x *explorer) redundant(f *level, v []*event) bool {
+	if x.info.Observers && x.redundantObserved(f.depth, v) {
+		return true
+	}
 	if len(f.sleep) == 0 {
 		return false
 	}
-	t := x.newWUT()
+	t := x.plainWUT()
 	for _, sl := range f.sleep {
 		if sl.byState {
 			continue // a don't-do sequence: its first process is not asleep

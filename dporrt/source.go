@@ -25,6 +25,9 @@ type level struct {
 	asleep0    int    // len(sleep) when the level was entered
 	depth      int    // len(E)
 	done       pidBag // explored from E
+	// doneEv are the events explored from E whose subtrees are done
+	// (the optimal loop with observers; see redundantObserved).
+	doneEv []*event
 	// sleep holds sequences of events not to explore from E: a single
 	// process asleep, or (csdpor, cdpor) a sequence whose run from E ends
 	// where an explored one does (Alg. 1, lines 12 and 14).

@@ -16,6 +16,9 @@ type wakeupTree[E any, K comparable] struct {
 	root wuNode[E]
 	proc func(E) K         // an event's process
 	dep  func(a, b E) bool // the dependency the tree respects (symmetric)
+	// wi, when set, decides weak initials in place of dep: for a
+	// dependency that depends on the sequence (observers).
+	wi func(ev E, v []E) (at int, ok bool)
 }
 
 type wuNode[E any] struct {
@@ -56,6 +59,7 @@ func (t *wakeupTree[E, K]) firsts() []E {
 // subtree(wut, p)); empty when no branch starts with p.
 func (t *wakeupTree[E, K]) subtree(p K) *wakeupTree[E, K] {
 	s := newWakeupTree(t.proc, t.dep)
+	s.wi = t.wi
 	for _, c := range t.root.children {
 		if t.proc(c.ev) == p {
 			s.root.children = c.children
@@ -165,6 +169,9 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 // is the position in v of that process's first event, -1 when it has
 // none (then ev itself is independent of all of v).
 func (t *wakeupTree[E, K]) weakInitial(ev E, v []E) (at int, ok bool) {
+	if t.wi != nil {
+		return t.wi(ev, v)
+	}
 	p := t.proc(ev)
 	for i, w := range v {
 		if t.proc(w) != p {
