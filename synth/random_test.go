@@ -22,6 +22,15 @@ func randomPrograms(def int) int {
 	return def
 }
 
+// randomPairTimeout bounds the synthesis of each pair of a generated
+// program (ICGEN_PAIR_TIMEOUT overrides it, e.g. 2s in a soak).
+var randomPairTimeout = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("ICGEN_PAIR_TIMEOUT")); err == nil && d > 0 {
+		return d
+	}
+	return 300 * time.Millisecond
+}()
+
 // TestRandomDifferential explores generated programs (internal/progen)
 // with the algorithms that use an IC file, given the ICs synthesized from
 // each program, and checks each reaches exactly the final states and
@@ -30,19 +39,27 @@ func randomPrograms(def int) int {
 // which needs no solver. Failing programs are printed whole, with their
 // seed, for replay.
 func TestRandomDifferential(t *testing.T) {
-	n := randomPrograms(20) // synthesis takes about 2 s a program
-	ran, skipped := 0, 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src := progen.Generate(seed, progen.Default())
-		if randomDifferential(t, seed, src) {
-			ran++
-		} else {
-			skipped++
+	// Each pair gets randomPairTimeout: about 0.3 s a program, the few
+	// big ones bounded (one of 12 took 47 s with no bound).
+	n := randomPrograms(300)
+	const shards = 2 // one per core: synthesis and exploration are CPU-bound
+	ran := make([]int, shards)
+	t.Run("shards", func(t *testing.T) {
+		for w := range shards {
+			t.Run(strconv.Itoa(w), func(t *testing.T) {
+				t.Parallel()
+				for seed := uint64(1 + w); seed <= uint64(n); seed += shards {
+					if randomDifferential(t, seed, progen.Generate(seed, progen.Default())) {
+						ran[w]++
+					}
+				}
+			})
 		}
-	}
-	t.Logf("%d generated programs explored with synthesized ICs, %d too big for dfs", ran, skipped)
-	if ran < n/2 {
-		t.Errorf("only %d of %d generated programs were small enough", ran, n)
+	})
+	total := ran[0] + ran[1]
+	t.Logf("%d generated programs explored with synthesized ICs, %d too big for dfs", total, n-total)
+	if total < n/2 {
+		t.Errorf("only %d of %d generated programs were small enough", total, n)
 	}
 }
 
@@ -65,7 +82,7 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 	}
 	// A pair that runs out of time has no constraints: sound, and the test
 	// stays bounded.
-	ics, _, err := Run(context.Background(), p, Options{Workers: 1, Timeout: 2 * time.Second})
+	ics, _, err := Run(context.Background(), p, Options{Workers: 1, Timeout: randomPairTimeout})
 	if err != nil {
 		t.Fatalf("seed %d: synth: %v", seed, err)
 	}
