@@ -152,6 +152,7 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 		return verdict{uniform: true}
 	}
 	u := x.between(i, k)
+	floating := x.floatingWriter(i, k, pr)
 	var holds bool
 	x.detour(i, false, func() {
 		alt, ok := x.steps(u)
@@ -164,6 +165,7 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 			return
 		}
 		holds, v.uniform = x.pairCheck(pr, e.pid, n.pid)
+		v.uniform = v.uniform && !floating
 		if holds && !v.uniform && !n.virtual {
 			// A uniform race gets no back-set entry, so nothing starts
 			// the reversed order here and its sleep sequence would only
@@ -179,6 +181,33 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 		v.cover(x.stateCover(i, k))
 	}
 	return v
+}
+
+// floatingWriter reports whether an event before e = seq[i] that does not
+// happen before n = seq[k] may write a global a constraint of pr reads.
+// Such an event can be ordered after n in a trace equivalent to E (a
+// constraint showed them independent), so the constraint holding from
+// s[E'.û] on says nothing of the state where n meets e there: the race is
+// not uniform. Without this, two uniform races dropped one after the other
+// hid a third order (testdata/regress/float-uniform.blk: p1 and p3
+// commute from s[p2] on, p0 and p3 from s[p2.p1] on, but not at s[p2],
+// where p2.p3.p0.p1 ends elsewhere).
+func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
+	n := x.seq[k]
+	for j := range i {
+		if hb(x.seq[j], n) {
+			continue
+		}
+		w := x.ics.w[x.seq[j].block]
+		for _, c := range pr.pr.Constraints {
+			for _, g := range c.Globals {
+				if w[g] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // uniformAt reports whether a constraint of the pair of a and b holds
