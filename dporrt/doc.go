@@ -121,6 +121,11 @@
 //     reversed: another order may create n's process without e
 //     (testdata/regress/spawn-either.blk). In PS this costs sleep-set-blocked
 //     traces.
+//   - A constraint holding uniformly from s[E'.û] on is not enough when an
+//     event before e, not ordered before n, writes a global it reads: that
+//     event can be moved after n in an equivalent trace, and two such drops
+//     chained hid an order (testdata/regress/float-uniform.blk). The race
+//     is then judged as one whose constraint holds, not as uniform.
 //   - A constraint that reads no global is checked on the locals the two
 //     processes had before their events, without going to s[E'.û], when
 //     n's process was created before e; it then holds uniformly.
