@@ -76,6 +76,12 @@ func (x *explorer) icHolds(aPID PID, aBlock *lang.Block, bPID PID, bBlock *lang.
 
 // pairCheck is icHolds for the pair pr of the IC file.
 func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
+	return x.pairCheckBut(pr, aPID, bPID, nil)
+}
+
+// pairCheckBut is pairCheck where a constraint reading a global of
+// floating is not uniform either (see floatingWrites).
+func (x *explorer) pairCheckBut(pr pairRef, aPID, bPID PID, floating map[string]bool) (holds, uniform bool) {
 	if pr.pr == nil || len(pr.pr.Constraints) == 0 {
 		return false, false
 	}
@@ -103,6 +109,11 @@ func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
 	touched := func(globals []string) bool {
 		if len(globals) == 0 {
 			return false
+		}
+		for _, g := range globals {
+			if floating[g] {
+				return true
+			}
 		}
 		return x.st.anyEnabled(func(b *lang.Block) bool {
 			w := x.ics.w[b]
@@ -152,7 +163,7 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 		return verdict{uniform: true}
 	}
 	u := x.between(i, k)
-	floating := x.floatingWriter(i, k, pr)
+	floating := x.floatingWrites(i, k)
 	var holds bool
 	x.detour(i, false, func() {
 		alt, ok := x.steps(u)
@@ -164,8 +175,7 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 			// process may exist without e in another order.
 			return
 		}
-		holds, v.uniform = x.pairCheck(pr, e.pid, n.pid)
-		v.uniform = v.uniform && !floating
+		holds, v.uniform = x.pairCheckBut(pr, e.pid, n.pid, floating)
 		if holds && !v.uniform && !n.virtual {
 			// A uniform race gets no back-set entry, so nothing starts
 			// the reversed order here and its sleep sequence would only
@@ -183,31 +193,32 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 	return v
 }
 
-// floatingWriter reports whether an event before e = seq[i] that does not
-// happen before n = seq[k] may write a global a constraint of pr reads.
-// Such an event can be ordered after n in a trace equivalent to E (a
-// constraint showed them independent), so the constraint holding from
-// s[E'.û] on says nothing of the state where n meets e there: the race is
-// not uniform. Without this, two uniform races dropped one after the other
-// hid a third order (testdata/regress/float-uniform.blk: p1 and p3
-// commute from s[p2] on, p0 and p3 from s[p2.p1] on, but not at s[p2],
-// where p2.p3.p0.p1 ends elsewhere).
-func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
+// floatingWrites returns the globals that the events before e = seq[i]
+// that do not happen before n = seq[k] may write. Such an event can be
+// ordered after n in a trace equivalent to E (a constraint showed them
+// independent), so a constraint reading one of these globals that holds
+// from s[E'.û] on says nothing of the state where n meets e there: it does
+// not make the race uniform. Without this, two uniform races dropped one
+// after the other hid a third order (testdata/regress/float-uniform.blk:
+// p1 and p3 commute from s[p2] on, p0 and p3 from s[p2.p1] on, but not at
+// s[p2], where p2.p3.p0.p1 ends elsewhere). A constraint that reads none
+// of them still holds wherever the floating events go (the CDPOR paper's
+// Example 5: p floats past r, but z <= -2 of I(q, r) does not read x).
+func (x *explorer) floatingWrites(i, k int) map[string]bool {
 	n := x.seq[k]
+	var out map[string]bool
 	for j := range i {
 		if hb(x.seq[j], n) {
 			continue
 		}
-		w := x.ics.w[x.seq[j].block]
-		for _, c := range pr.pr.Constraints {
-			for _, g := range c.Globals {
-				if w[g] {
-					return true
-				}
+		for g := range x.ics.w[x.seq[j].block] {
+			if out == nil {
+				out = map[string]bool{}
 			}
+			out[g] = true
 		}
 	}
-	return false
+	return out
 }
 
 // uniformAt reports whether a constraint of the pair of a and b holds
