@@ -144,35 +144,31 @@ func writeSMT(b *strings.Builder, t *ts.Term) {
 			app(Symbol(t.Fn.Name), t.Args...)
 		}
 	case ts.KDiv:
-		truncDiv(b, t.Args[0], t.Args[1])
+		truncLet(b, t.Args[0], t.Args[1], truncDivText(divX, divY))
 	case ts.KMod:
 		// a - b * (a / b), with truncated division
-		b.WriteString("(- ")
-		writeSMT(b, t.Args[0])
-		b.WriteString(" (* ")
-		writeSMT(b, t.Args[1])
-		b.WriteByte(' ')
-		truncDiv(b, t.Args[0], t.Args[1])
-		b.WriteString("))")
+		truncLet(b, t.Args[0], t.Args[1], "(- "+divX+" (* "+divY+" "+truncDivText(divX, divY)+"))")
 	default:
 		b.WriteString("?")
 	}
 }
 
-// truncDiv renders truncated division over SMT-LIB's Euclidean div: for
-// a >= 0 they agree; for a < 0, trunc(a/b) = -trunc(-a/b) = -div(-a, b).
-func truncDiv(b *strings.Builder, x, y *ts.Term) {
-	b.WriteString("(ite (>= ")
+// divX and divY name the operands of a truncated division or remainder
+// inside its let: quoted symbols with a space, which no program identifier
+// has. Each is bound once, so the text stays linear in the term's size
+// where the division's encoding mentions them three or four times (nested
+// remainders printed their operands 4^depth times).
+const divX, divY = "|div x|", "|div y|"
+
+// truncLet writes (let ((divX x) (divY y)) body). The let binds in
+// parallel: x and y are read in the enclosing scope, so nested lets of the
+// same names shadow correctly.
+func truncLet(b *strings.Builder, x, y *ts.Term, body string) {
+	b.WriteString("(let ((" + divX + " ")
 	writeSMT(b, x)
-	b.WriteString(" 0) (div ")
-	writeSMT(b, x)
-	b.WriteByte(' ')
+	b.WriteString(") (" + divY + " ")
 	writeSMT(b, y)
-	b.WriteString(") (- (div (- ")
-	writeSMT(b, x)
-	b.WriteString(") ")
-	writeSMT(b, y)
-	b.WriteString(")))")
+	b.WriteString(")) " + body + ")")
 }
 
 // Benchmark renders F(a,b) as an SMT-LIB2 benchmark: declarations, F and

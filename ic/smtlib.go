@@ -62,6 +62,21 @@ func SMTLIB(e *Expr) string {
 	return b.String()
 }
 
+// divX and divY name the compound operands of a truncated division or
+// remainder inside its let: with a space, which no program identifier has
+// (printed quoted). The let binds in parallel, so nested lets of the same
+// names read their operands in the enclosing scope.
+const divX, divY = "div x", "div y"
+
+// atomic reports whether e prints as one token: a literal or a name.
+func (e *Expr) atomic() bool {
+	switch e.Op {
+	case "int", "true", "false", "global", "local", "param":
+		return true
+	}
+	return false
+}
+
 func (e *Expr) name() string {
 	if e.Op == "local" {
 		return e.Name + strings.Repeat("'", e.Event)
@@ -107,6 +122,18 @@ func (e *Expr) smt(b *strings.Builder) {
 		app("distinct", e.Args...)
 	case "/", "%":
 		x, y := e.Args[0], e.Args[1]
+		// Compound operands are bound once by a let (see divLet): the
+		// encoding mentions x three or four times, and nested remainders
+		// printed it 4^depth times.
+		let := !x.atomic() || !y.atomic()
+		if let {
+			b.WriteString("(let ((" + Symbol(divX) + " ")
+			x.smt(b)
+			b.WriteString(") (" + Symbol(divY) + " ")
+			y.smt(b)
+			b.WriteString(")) ")
+			x, y = &Expr{Op: "global", Name: divX}, &Expr{Op: "global", Name: divY}
+		}
 		tdiv := &Expr{Op: "ite", Args: []*Expr{
 			{Op: ">=", Args: []*Expr{x, Int(0)}},
 			{Op: "div", Args: []*Expr{x, y}},
@@ -116,6 +143,9 @@ func (e *Expr) smt(b *strings.Builder) {
 			tdiv.smt(b)
 		} else {
 			(&Expr{Op: "-", Args: []*Expr{x, {Op: "*", Args: []*Expr{y, tdiv}}}}).smt(b)
+		}
+		if let {
+			b.WriteByte(')')
 		}
 	default: // + - * div mod < <= > >= ite
 		app(e.Op, e.Args...)
