@@ -2,6 +2,7 @@ package dporrt
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
@@ -163,7 +164,7 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 		return verdict{uniform: true}
 	}
 	u := x.between(i, k)
-	floating := x.floatingWrites(i, k)
+	floating := x.floatingWrites(i, k, pr)
 	var holds bool
 	x.detour(i, false, func() {
 		alt, ok := x.steps(u)
@@ -193,8 +194,9 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 	return v
 }
 
-// floatingWrites returns the globals that the events before e = seq[i]
-// that do not happen before n = seq[k] may write. Such an event can be
+// floatingWrites returns the globals read by the constraints of pr that
+// the events before e = seq[i] that do not happen before n = seq[k] may
+// write. Such an event can be
 // ordered after n in a trace equivalent to E (a constraint showed them
 // independent), so a constraint reading one of these globals that holds
 // from s[E'.û] on says nothing of the state where n meets e there: it does
@@ -204,18 +206,33 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 // s[p2], where p2.p3.p0.p1 ends elsewhere). A constraint that reads none
 // of them still holds wherever the floating events go (the CDPOR paper's
 // Example 5: p floats past r, but z <= -2 of I(q, r) does not read x).
-func (x *explorer) floatingWrites(i, k int) map[string]bool {
+func (x *explorer) floatingWrites(i, k int, pr pairRef) map[string]bool {
+	var read []string // the globals the pair's constraints read
+	for _, c := range pr.pr.Constraints {
+		read = append(read, c.Globals...)
+	}
+	if len(read) == 0 {
+		return nil
+	}
+	slices.Sort(read)
+	read = slices.Compact(read)
 	n := x.seq[k]
 	var out map[string]bool
 	for j := range i {
 		if hb(x.seq[j], n) {
 			continue
 		}
-		for g := range x.ics.w[x.seq[j].block] {
-			if out == nil {
-				out = map[string]bool{}
+		w := x.ics.w[x.seq[j].block]
+		for _, g := range read {
+			if w[g] {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[g] = true
 			}
-			out[g] = true
+		}
+		if len(out) == len(read) {
+			break
 		}
 	}
 	return out
