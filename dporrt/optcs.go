@@ -245,18 +245,6 @@ func (x *explorer) reverseCS(i, k int) {
 	x.insertWUT(i, x.sequenceAt(pos, i, k))
 }
 
-// coverCS is odpor-cs's check (see reverseCS) for a race codpor reverses:
-// a reversal whose run ends where the explored one does goes into the
-// don't-do set, as odpor-cs puts it, where no constraint covered it.
-func (x *explorer) coverCS(i, k int) {
-	if !x.reversible(i, k) {
-		return
-	}
-	if alt := x.sameEnd(i, k, append(x.notdep(i, k), k)); alt != nil {
-		x.addCover(i, x.sequenceAt(alt, i, k), false)
-	}
-}
-
 // insertWUT inserts v into the wakeup tree of level i unless a process
 // asleep there is a weak initial of it.
 func (x *explorer) insertWUT(i int, v []*event) {

@@ -210,9 +210,6 @@ func (x *explorer) detectRaces() {
 				x.reverseCS(i, k)
 			} else {
 				x.reverse(i, []int{k}) // codpor judged it when it was found
-				if x.ics != nil {
-					x.coverCS(i, k)
-				}
 			}
 		}
 	}
