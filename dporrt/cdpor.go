@@ -77,12 +77,6 @@ func (x *explorer) icHolds(aPID PID, aBlock *lang.Block, bPID PID, bBlock *lang.
 
 // pairCheck is icHolds for the pair pr of the IC file.
 func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
-	return x.pairCheckBut(pr, aPID, bPID, nil)
-}
-
-// pairCheckBut is pairCheck where a constraint reading a global of
-// floating is not uniform either (see floatingWrites).
-func (x *explorer) pairCheckBut(pr pairRef, aPID, bPID PID, floating map[string]bool) (holds, uniform bool) {
 	if pr.pr == nil || len(pr.pr.Constraints) == 0 {
 		return false, false
 	}
@@ -110,11 +104,6 @@ func (x *explorer) pairCheckBut(pr pairRef, aPID, bPID PID, floating map[string]
 	touched := func(globals []string) bool {
 		if len(globals) == 0 {
 			return false
-		}
-		for _, g := range globals {
-			if floating[g] {
-				return true
-			}
 		}
 		return x.st.anyEnabled(func(b *lang.Block) bool {
 			w := x.ics.w[b]
@@ -176,7 +165,8 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 			// process may exist without e in another order.
 			return
 		}
-		holds, v.uniform = x.pairCheckBut(pr, e.pid, n.pid, floating)
+		holds, v.uniform = x.pairCheck(pr, e.pid, n.pid)
+		v.uniform = v.uniform && len(floating) == 0
 		if holds && !v.uniform && !n.virtual {
 			// A uniform race gets no back-set entry, so nothing starts
 			// the reversed order here and its sleep sequence would only
@@ -196,16 +186,19 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 
 // floatingWrites returns the globals read by the constraints of pr that
 // the events before e = seq[i] that do not happen before n = seq[k] may
-// write. Such an event can be
-// ordered after n in a trace equivalent to E (a constraint showed them
-// independent), so a constraint reading one of these globals that holds
-// from s[E'.û] on says nothing of the state where n meets e there: it does
-// not make the race uniform. Without this, two uniform races dropped one
-// after the other hid a third order (testdata/regress/float-uniform.blk:
+// write; the race is uniform only when there are none. Such an event can
+// be ordered after n in a trace equivalent to E (a constraint showed them
+// independent), so a constraint holding from s[E'.û] on says nothing of
+// the state where n meets e there. Without this, two uniform races dropped
+// one after the other hid a third order (testdata/regress/float-uniform.blk:
 // p1 and p3 commute from s[p2] on, p0 and p3 from s[p2.p1] on, but not at
-// s[p2], where p2.p3.p0.p1 ends elsewhere). A constraint that reads none
-// of them still holds wherever the floating events go (the CDPOR paper's
-// Example 5: p floats past r, but z <= -2 of I(q, r) does not read x).
+// s[p2], where p2.p3.p0.p1 ends elsewhere). Every constraint of the pair
+// counts, not only the one that holds: spoiling only the constraints that
+// read what the floating events write (the CDPOR paper's Example 5 then
+// keeps its 1 blocked trace) lost a final state of a generated program
+// (testdata/regress/float-other.blk), whose holding constraint reads no
+// global at all. Why is not pinned down; this check is the conservative
+// one that keeps both programs right.
 func (x *explorer) floatingWrites(i, k int, pr pairRef) map[string]bool {
 	var read []string // the globals the pair's constraints read
 	for _, c := range pr.pr.Constraints {

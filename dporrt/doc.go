@@ -124,11 +124,12 @@
 //   - A constraint holding uniformly from s[E'.û] on is not enough when an
 //     event before e, not ordered before n, writes a global it reads: that
 //     event can be moved after n in an equivalent trace, and two such drops
-//     chained hid an order (testdata/regress/float-uniform.blk). Such an
-//     event's W joins the other enabled processes' in U⇒, constraint by
-//     constraint: a constraint that reads none of what it writes is still
-//     uniform (I(q, r)'s z <= -2 in the CDPOR paper's Example 5, p
-//     writing x).
+//     chained hid an order (testdata/regress/float-uniform.blk). The race
+//     is then judged as one whose constraint holds, not as uniform, when
+//     such an event writes a global of any constraint of the pair: judging
+//     by the holding constraint alone lost a final state
+//     (testdata/regress/float-other.blk), and costs the CDPOR paper's
+//     Example 5 one more sleep-set-blocked trace (p.r).
 //   - A constraint that reads no global is checked on the locals the two
 //     processes had before their events, without going to s[E'.û], when
 //     n's process was created before e; it then holds uniformly.
