@@ -154,11 +154,11 @@ func writeSMT(b *strings.Builder, t *ts.Term) {
 }
 
 // divX and divY name the operands of a truncated division or remainder
-// inside its let: quoted symbols with a space, which no program identifier
-// has. Each is bound once, so the text stays linear in the term's size
-// where the division's encoding mentions them three or four times (nested
+// inside its let, as the IC file's SMT-LIB forms do (see ic.DivX). Each is
+// bound once, so the text stays linear in the term's size where the
+// division's encoding mentions them three or four times (nested
 // remainders printed their operands 4^depth times).
-const divX, divY = "|div x|", "|div y|"
+var divX, divY = Symbol(ic.DivX), Symbol(ic.DivY)
 
 // truncLet writes (let ((divX x) (divY y)) body). The let binds in
 // parallel: x and y are read in the enclosing scope, so nested lets of the

@@ -62,11 +62,12 @@ func SMTLIB(e *Expr) string {
 	return b.String()
 }
 
-// divX and divY name the compound operands of a truncated division or
-// remainder inside its let: with a space, which no program identifier has
-// (printed quoted). The let binds in parallel, so nested lets of the same
-// names read their operands in the enclosing scope.
-const divX, divY = "div x", "div y"
+// DivX and DivY name the operands of a truncated division or remainder
+// bound by a let in SMT-LIB text (here and in package encode): with a
+// space, which no program identifier has (printed quoted). The let binds
+// in parallel, so nested lets of the same names read their operands in
+// the enclosing scope.
+const DivX, DivY = "div x", "div y"
 
 // atomic reports whether e prints as one token: a literal or a name.
 func (e *Expr) atomic() bool {
@@ -122,17 +123,17 @@ func (e *Expr) smt(b *strings.Builder) {
 		app("distinct", e.Args...)
 	case "/", "%":
 		x, y := e.Args[0], e.Args[1]
-		// Compound operands are bound once by a let (see divLet): the
+		// Compound operands are bound once by a let (see DivX): the
 		// encoding mentions x three or four times, and nested remainders
 		// printed it 4^depth times.
 		let := !x.atomic() || !y.atomic()
 		if let {
-			b.WriteString("(let ((" + Symbol(divX) + " ")
+			b.WriteString("(let ((" + Symbol(DivX) + " ")
 			x.smt(b)
-			b.WriteString(") (" + Symbol(divY) + " ")
+			b.WriteString(") (" + Symbol(DivY) + " ")
 			y.smt(b)
 			b.WriteString(")) ")
-			x, y = &Expr{Op: "global", Name: divX}, &Expr{Op: "global", Name: divY}
+			x, y = &Expr{Op: "global", Name: DivX}, &Expr{Op: "global", Name: DivY}
 		}
 		tdiv := &Expr{Op: "ite", Args: []*Expr{
 			{Op: ">=", Args: []*Expr{x, Int(0)}},
