@@ -285,6 +285,20 @@ static inline int icg_set_param(Z3_context c, Z3_solver s, const char *name, uns
 	return ok;
 }
 
+// icg_settle checks an empty solver. Z3_interrupt cancels the context's
+// resource limit as well as the running check; when it lands after the
+// check has let go of its handler, the cancellation stays on the context
+// until the next check starts, and formulas asserted meanwhile are lost.
+// A check of nothing starts and ends at once and clears it. Its solver
+// takes the context's solver parameters: with Z3's defaults (ctrl_c) the
+// check would install Z3's SIGINT handler, which the Go runtime refuses.
+static inline void icg_settle(Z3_context c, Z3_params p) {
+	Z3_solver s = icg_mk_solver(c, p);
+	if (s == NULL) return;
+	Z3_solver_check(c, s);
+	Z3_solver_dec_ref(c, s);
+}
+
 static inline int icg_check(Z3_context c, Z3_solver s, unsigned n, const Z3_ast *a) {
 	if (n == 0) return (int)Z3_solver_check(c, s);
 	return (int)Z3_solver_check_assumptions(c, s, n, a);

@@ -328,11 +328,20 @@ func (x *Context) start() uint64 {
 
 // stop marks the end of the run and returns why it was interrupted ("" if
 // it was not). An Interrupt that is under way completes before stop does.
+//
+// An interrupted run is followed by a check of nothing (icg_settle): an
+// interrupt that reaches Z3 after the run let go of it leaves the
+// context's resource limit cancelled until the next check starts, and
+// formulas asserted meanwhile are dropped (seen under load: a solver
+// holding a > 1 and a < 0 answered sat, its assertions empty).
 func (x *Context) stop() string {
 	x.mu.Lock()
 	x.running = false
 	cause := x.cause
 	x.mu.Unlock()
+	if cause != "" {
+		C.icg_settle(x.c, x.params)
+	}
 	return cause
 }
 

@@ -68,6 +68,19 @@ type Solver struct {
 	last  Status      // answer of the last check
 	model C.Z3_model  // model of the last check, fetched on demand
 	gen   uint64      // counts checks and resets, to detect stale models
+
+	// What was given to the solver, to build it again after a check that
+	// did not answer (see [Solver.rebuild]): the asserted formulas, each
+	// referenced, marks[i] the number of them before scope i+1 was opened,
+	// and the parameters set on this solver.
+	kept   []C.Z3_ast
+	marks  []int
+	params []solverParam
+}
+
+type solverParam struct {
+	name string
+	v    uint32
 }
 
 // NewSolver creates a solver. Its parameters are the context's options
@@ -94,6 +107,8 @@ func (s *Solver) Close() {
 	}
 	x := s.x
 	s.dropModel()
+	s.forget(0)
+	s.marks = nil
 	C.Z3_solver_dec_ref(x.c, s.s)
 	s.s = nil
 	for i, o := range x.open {
@@ -147,8 +162,61 @@ func (s *Solver) Assert(fs ...Term) error {
 			x.fail(err)
 			return err
 		}
+		C.Z3_inc_ref(x.c, a)
+		s.kept = append(s.kept, a)
 	}
 	return nil
+}
+
+// forget releases the kept formulas from index n on.
+func (s *Solver) forget(n int) {
+	for _, a := range s.kept[n:] {
+		C.Z3_dec_ref(s.x.c, a)
+	}
+	clear(s.kept[n:])
+	s.kept = s.kept[:n]
+}
+
+// rebuild replaces the Z3 solver by a new one holding the same
+// parameters, scopes and formulas. Z3 4.8.12's simple solver is not to be
+// trusted after a check that was interrupted (by Interrupt, a deadline or
+// a resource limit): preprocessing rewrites the asserted formulas in
+// place, and stopped half-way it can lose some. Seen here: after an
+// interrupted check of a > 1, b > 1, c > 1, a³ + b³ = c³, the solver's
+// assertions were the last one alone, and with a < 0 pushed it answered
+// sat (a = -1, b = 1, c = 0). A check that does not answer costs its
+// budget anyway; building the solver again costs little beside it.
+func (s *Solver) rebuild() {
+	x := s.x
+	n := C.icg_mk_solver(x.c, x.params)
+	if n == nil {
+		// The old solver cannot be trusted and no new one can be made:
+		// close it, so that every later use answers ErrClosed.
+		x.fail(x.z3Error("Solver.rebuild"))
+		s.Close()
+		return
+	}
+	C.Z3_solver_dec_ref(x.c, s.s)
+	s.s = n
+	for _, p := range s.params {
+		if err := s.applyParam("Solver.rebuild", p.name, p.v); err != nil {
+			x.fail(err)
+			return
+		}
+	}
+	at := 0
+	for _, m := range s.marks {
+		for ; at < m; at++ {
+			C.Z3_solver_assert(x.c, s.s, s.kept[at])
+		}
+		C.Z3_solver_push(x.c, s.s)
+	}
+	for ; at < len(s.kept); at++ {
+		C.Z3_solver_assert(x.c, s.s, s.kept[at])
+	}
+	if C.icg_ok(x.c) == 0 {
+		x.fail(x.z3Error("Solver.rebuild"))
+	}
 }
 
 // Push opens a scope: Pop removes what was asserted since.
@@ -157,6 +225,7 @@ func (s *Solver) Push() error {
 		return err
 	}
 	C.Z3_solver_push(s.x.c, s.s)
+	s.marks = append(s.marks, len(s.kept))
 	return nil
 }
 
@@ -171,6 +240,9 @@ func (s *Solver) Pop(n int) error {
 	}
 	if n > 0 {
 		C.Z3_solver_pop(s.x.c, s.s, C.uint(n))
+		at := len(s.marks) - n
+		s.forget(s.marks[at])
+		s.marks = s.marks[:at]
 	}
 	return nil
 }
@@ -180,7 +252,7 @@ func (s *Solver) Scopes() int {
 	if s.ok("") != nil {
 		return 0
 	}
-	return int(C.Z3_solver_get_num_scopes(s.x.c, s.s))
+	return len(s.marks)
 }
 
 // Reset removes all assertions and scopes (parameters stay).
@@ -190,6 +262,8 @@ func (s *Solver) Reset() error {
 	}
 	s.dropModel()
 	C.Z3_solver_reset(s.x.c, s.s)
+	s.forget(0)
+	s.marks = nil
 	return nil
 }
 
@@ -218,7 +292,22 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 	return s.setParam("Solver.SetTimeout", "timeout", ms)
 }
 
+// setParam sets a parameter of this solver, and keeps it for [Solver.rebuild].
 func (s *Solver) setParam(op, name string, v uint32) error {
+	if err := s.applyParam(op, name, v); err != nil {
+		return err
+	}
+	for i, p := range s.params {
+		if p.name == name {
+			s.params[i].v = v
+			return nil
+		}
+	}
+	s.params = append(s.params, solverParam{name, v})
+	return nil
+}
+
+func (s *Solver) applyParam(op, name string, v uint32) error {
 	if err := s.ok(op); err != nil {
 		return err
 	}
@@ -313,8 +402,14 @@ func (s *Solver) check(op string, lits []Term, watch func(x *Context, run uint64
 	}
 	if C.icg_ok(x.c) == 0 {
 		err := x.z3Error(op)
-		x.fail(err)
-		return Result{Unknown, err.Error()}
+		if cause == "" {
+			x.fail(err)
+			return Result{Unknown, err.Error()}
+		}
+		// Z3 can raise an error when it is interrupted (seen under load:
+		// "max. memory exceeded"): the interrupt is the cause, and the
+		// solver is built again below.
+		r = C.Z3_L_UNDEF
 	}
 	switch r {
 	case C.Z3_L_TRUE:
@@ -324,13 +419,14 @@ func (s *Solver) check(op string, lits []Term, watch func(x *Context, run uint64
 		s.last = Unsat
 		return Result{Status: Unsat}
 	}
-	if cause != "" {
-		return Result{Unknown, cause}
+	reason := cause
+	if reason == "" {
+		reason = C.GoString(C.Z3_solver_get_reason_unknown(x.c, s.s))
 	}
-	reason := C.GoString(C.Z3_solver_get_reason_unknown(x.c, s.s))
 	if reason == "" {
 		reason = "unknown"
 	}
+	s.rebuild()
 	return Result{Unknown, reason}
 }
 
