@@ -188,14 +188,30 @@ func (f *Formula) Benchmark() string {
 	}
 	b.WriteString("; integer division and remainder truncate toward zero (encoded over div)\n")
 	b.WriteString("(set-logic ALL)\n")
-	assume := f.Assume
-	b.WriteString(Collect(f.F, f.NoOverflow, assume).Declarations())
+	var fText, noOvf, assume string
+	if f.IsMerged() {
+		g := f.Graph
+		roots := []ts.Ref{f.FR, f.NoOverflowR, f.AssumeR}
+		b.WriteString(CollectGraph(g, roots...).Declarations())
+		defs, exprs := GraphSMT(g, roots...)
+		b.WriteString(defs)
+		fText, noOvf = exprs[0], exprs[1]
+		if !g.IsTrue(f.AssumeR) {
+			assume = exprs[2]
+		}
+	} else {
+		b.WriteString(Collect(f.F, f.NoOverflow, f.Assume).Declarations())
+		fText, noOvf = SMT(f.F), SMT(f.NoOverflow)
+		if !f.Assume.IsTrue() {
+			assume = SMT(f.Assume)
+		}
+	}
 	name := Symbol(fmt.Sprintf("F(%s,%s)", f.A.ID, f.B.ID))
-	fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", name, SMT(f.F))
-	fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", Symbol(fmt.Sprintf("no_overflow(%s,%s)", f.A.ID, f.B.ID)), SMT(f.NoOverflow))
-	if !assume.IsTrue() {
+	fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", name, fText)
+	fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", Symbol(fmt.Sprintf("no_overflow(%s,%s)", f.A.ID, f.B.ID)), noOvf)
+	if assume != "" {
 		b.WriteString("; the program's invariants: F is meant where they hold\n")
-		fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", Symbol("invariants()"), SMT(assume))
+		fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", Symbol("invariants()"), assume)
 		fmt.Fprintf(&b, "(assert %s)\n", Symbol("invariants()"))
 	}
 	fmt.Fprintf(&b, "(assert %s)\n(check-sat)\n", name)

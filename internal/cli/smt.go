@@ -11,6 +11,7 @@ import (
 )
 
 func newSmtCmd(e *env) *cobra.Command {
+	var encName string
 	cmd := &cobra.Command{
 		Use:   "smt FILE A B",
 		Short: "Print F(A,B), the formula of the states where blocks A and B commute, as SMT-LIB2",
@@ -22,9 +23,15 @@ names, B's are primed (v'). Integer division truncates toward zero and is
 encoded over SMT-LIB's div. no_overflow is the condition under which neither
 order overflows int64.
 
+With --encoding merged (the default, as for synth) F is one equality of
+the two orders' merged final states, its shared subterms named once by
+define-fun (|@t<id>|); with --encoding paths it is a disjunction over pairs
+of paths (the CDPOR paper's Def. 5), exponential in the blocks' branches.
+
 Any SMT-LIB2 solver can read the output, e.g. z3 -smt2 out.smt2.`,
 		Example: `  icgen smt testdata/fig1.blk q r
-  icgen smt testdata/fib.blk res res > res-res.smt2`,
+  icgen smt testdata/fib.blk res res > res-res.smt2
+  icgen smt --encoding paths testdata/fig1.blk q r`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := e.load(args[0], false)
@@ -39,11 +46,16 @@ Any SMT-LIB2 solver can read the output, e.g. z3 -smt2 out.smt2.`,
 			if err != nil {
 				return err
 			}
-			f := encode.Pair(a, b, ts.NewSymbols(l.prog), l.prog.Invariants...)
+			enc, err := encode.ParseEncoding(encName)
+			if err != nil {
+				return badInput("--encoding: %v", err)
+			}
+			f := encode.Build(enc, a, b, ts.NewSymbols(l.prog), l.prog.Invariants...)
 			fmt.Fprint(e.stdout, f.Benchmark())
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&encName, "encoding", "merged", "how F(A,B) is built: merged or paths (see synth --help)")
 	return cmd
 }
 

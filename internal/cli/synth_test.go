@@ -138,8 +138,19 @@ func TestSmtCommand(t *testing.T) {
 	if _, err := x.Parse(out); err != nil {
 		t.Errorf("the benchmark does not parse: %v", err)
 	}
+	paths, _, code := icgen("smt", "--encoding", "paths", "../../testdata/fib.blk", "res", "res")
+	if code != ExitOK || paths == out || strings.Contains(paths, "|@t") || !strings.Contains(out, "(define-fun |@t") {
+		t.Errorf("--encoding paths: exit %d, the same text as merged: %v\n%s", code, paths == out, paths)
+	}
+	if _, err := x.Parse(paths); err != nil {
+		t.Errorf("the paths benchmark does not parse: %v", err)
+	}
 	_, stderr, code := icgen("smt", "../../testdata/fib.blk", "res", "nope")
 	if code != ExitBadInput || !strings.Contains(stderr, `has no block "nope" (blocks: fib, res)`) {
 		t.Errorf("unknown block: exit %d, %s", code, stderr)
+	}
+	_, stderr, code = icgen("smt", "--encoding", "tree", "../../testdata/fib.blk", "res", "res")
+	if code != ExitBadInput || !strings.Contains(stderr, `unknown encoding "tree"`) {
+		t.Errorf("--encoding tree: exit %d, %s", code, stderr)
 	}
 }
