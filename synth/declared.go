@@ -77,7 +77,7 @@ func declared(cm *lang.Commute, syms *ts.Symbols, invs []*lang.Invariant, opts O
 		return r, nil
 	}
 	r.Constraint = ic.NewConstraint(e)
-	fm := encode.Pair(a, b, syms, invs...)
+	fm := encode.Build(opts.Encoding, a, b, syms, invs...)
 	chk, err := allsat.Check(fm, c, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
 	if err != nil {
 		return r, err
