@@ -131,8 +131,8 @@ func TestCoverPrefersFewerGlobals(t *testing.T) {
 		file, a, b string
 		want       string // the constraints, joined by "; "
 	}{
-		{"../testdata/bench/dbp.blk", "client@23", "update", "i != i' && i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"},
-		{"../testdata/bbmany.blk", "producer@14", "producer@14", "count <= 0 && tail <= 1 && tail >= 0 && v == v'"},
+		{"../testdata/bench/dbp.blk", "client@23", "update", "0 <= i && i < N && 0 <= i' && i' < N && i != i'"},
+		{"../testdata/bbmany.blk", "producer@14", "producer@14", "0 <= tail && tail <= 1 && count <= 0 && v == v'"},
 		{"../testdata/fig1.blk", "q", "r", "x == z; z <= -2; z >= 0"},
 	}
 	for _, tc := range cases {

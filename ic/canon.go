@@ -1,6 +1,7 @@
 package ic
 
 import (
+	"math"
 	"math/big"
 	"sort"
 )
@@ -44,14 +45,14 @@ func Canon(e *Expr) *Expr {
 		return &Expr{Op: "false"}
 	}
 	seen := map[string]bool{}
-	var out []*Expr
+	var uniq []*Expr
 	for _, l := range lits {
 		if s := l.String(); !seen[s] {
 			seen[s] = true
-			out = append(out, l)
+			uniq = append(uniq, l)
 		}
 	}
-	sortExprs(out)
+	out := ranges(uniq)
 	switch len(out) {
 	case 0:
 		return &Expr{Op: "true"}
@@ -119,6 +120,7 @@ func (l *linear) addExpr(e *Expr, m *big.Int) {
 }
 
 func (l *linear) addTerm(e *Expr, m *big.Int) {
+	e = canonInside(e)
 	key := e.String()
 	if _, ok := l.coef[key]; !ok {
 		l.coef[key] = new(big.Int)
@@ -193,18 +195,8 @@ func canonAtom(e *Expr) *Expr {
 		}
 		return &Expr{Op: "false"}
 	}
-	keys := make([]string, 0, len(l.coef))
-	for k := range l.coef {
-		keys = append(keys, k)
-	}
 	// Params go last, so bounds read count + 1 <= SIZE rather than SIZE >= count + 1.
-	sort.Slice(keys, func(i, j int) bool {
-		pi, pj := l.terms[keys[i]].Op == "param", l.terms[keys[j]].Op == "param"
-		if pi != pj {
-			return pj
-		}
-		return keys[i] < keys[j]
-	})
+	keys := l.sortedKeys()
 	// Divide by the gcd of the coefficients, tightening the constant.
 	g := new(big.Int)
 	for _, k := range keys {
@@ -314,4 +306,189 @@ func ceilDiv(a, b *big.Int) *big.Int {
 		q.Add(q, big.NewInt(1))
 	}
 	return q
+}
+
+// canonInside normalizes the integer arguments of an opaque term (an array
+// index, a function argument, the operands of a division or a non-linear
+// product) as linear sums, so that a[i - 1 - 1] reads a[i - 2] and is the
+// same term as a[i - 2].
+func canonInside(e *Expr) *Expr {
+	switch e.Op {
+	case "select", "apply", "div", "mod", "/", "%", "*":
+	default:
+		return e
+	}
+	var args []*Expr
+	for i, a := range e.Args {
+		c := a
+		if a.Sort == "" && isIntExpr(a) {
+			c = canonInt(a)
+		}
+		if c != a && args == nil {
+			args = append(make([]*Expr, 0, len(e.Args)), e.Args[:i]...)
+		}
+		if args != nil {
+			args = append(args, c)
+		}
+	}
+	if args == nil {
+		return e
+	}
+	n := *e
+	n.Args = args
+	return &n
+}
+
+// canonInt writes an integer expression as a linear sum: the terms with
+// positive coefficients first (by text, params last), then those
+// subtracted, then the constant (i - 1 - 1 is i - 2, 1 + v - 1 is v).
+// It returns e itself when the sum has a coefficient beyond int64.
+func canonInt(e *Expr) *Expr {
+	l := newLinear()
+	l.addExpr(e, big.NewInt(1))
+	keys := l.sortedKeys()
+	var out *Expr
+	add := func(t *Expr, minus bool) {
+		switch {
+		case out == nil && minus:
+			out = &Expr{Op: "-", Args: []*Expr{t}}
+		case out == nil:
+			out = t
+		case minus:
+			out = &Expr{Op: "-", Args: []*Expr{out, t}}
+		default:
+			out = &Expr{Op: "+", Args: []*Expr{out, t}}
+		}
+	}
+	for _, pos := range []bool{true, false} {
+		for _, k := range keys {
+			c := l.coef[k]
+			if (c.Sign() > 0) != pos {
+				continue
+			}
+			if !pos && out == nil && l.k.Sign() > 0 {
+				add(bigInt(l.k), false) // 1 - i rather than -i + 1
+				l.k = new(big.Int)
+			}
+			add(scaled(new(big.Int).Abs(c), l.terms[k]), !pos)
+		}
+	}
+	switch {
+	case l.k.Sign() > 0:
+		add(bigInt(l.k), false)
+	case l.k.Sign() < 0:
+		add(bigInt(new(big.Int).Neg(l.k)), true)
+	case out == nil:
+		out = Int(0)
+	}
+	if !representable(out) {
+		return e
+	}
+	return out
+}
+
+// representable reports whether every literal of e fits int64 (bigInt
+// marks one that does not with a nil Value).
+func representable(e *Expr) bool {
+	if e.Op == "int" && e.Value == nil {
+		return false
+	}
+	for _, a := range e.Args {
+		if !representable(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedKeys returns the terms' keys by text, params last.
+func (l *linear) sortedKeys() []string {
+	keys := make([]string, 0, len(l.coef))
+	for k := range l.coef {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		pi, pj := l.terms[keys[i]].Op == "param", l.terms[keys[j]].Op == "param"
+		if pi != pj {
+			return pj
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// ranges sorts canonical literals by text and writes a lower and an upper
+// bound of the same term t together, lower first: t >= c and t <= u become
+// c <= t && t <= u; when u - c + 1 is a name K (an array's symbolic size)
+// they become 0 <= x && x < K with x = t - c, the form of an index bound;
+// when u == c, t == c. Each range sorts where its text does.
+func ranges(lits []*Expr) []*Expr {
+	type bound struct {
+		at  int
+		val *Expr
+	}
+	lower, upper := map[string]bound{}, map[string]bound{}
+	for i, l := range lits {
+		if len(l.Args) != 2 {
+			continue
+		}
+		t, r := l.Args[0].String(), l.Args[1]
+		switch {
+		case l.Op == ">=" && r.Op == "int":
+			lower[t] = bound{i, r}
+		case l.Op == ">" && r.Op == "int" && *r.Value < math.MaxInt64:
+			lower[t] = bound{i, Int(*r.Value + 1)}
+		case l.Op == "<=":
+			// t + k <= u (k a constant the canonical form moved left) is t <= u - k.
+			if lhs := l.Args[0]; lhs.Op == "+" && lhs.Args[len(lhs.Args)-1].Op == "int" {
+				k := lhs.Args[len(lhs.Args)-1]
+				rest := sum(lhs.Args[:len(lhs.Args)-1])
+				r = canonInt(&Expr{Op: "-", Args: []*Expr{r, k}})
+				t = rest.String()
+			}
+			upper[t] = bound{i, r}
+		}
+	}
+	paired := map[int][]*Expr{} // the lower bound's index: the range
+	partOf := map[int]bool{}
+	for i, l := range lits {
+		if len(l.Args) != 2 {
+			continue
+		}
+		t := l.Args[0]
+		if lo, ok := lower[t.String()]; ok && lo.at == i {
+			if up, ok := upper[t.String()]; ok && up.at != i {
+				paired[i] = rangeOf(t, lo.val, up.val)
+				partOf[up.at] = true
+			}
+		}
+	}
+	units := [][]*Expr{}
+	for i, l := range lits {
+		switch {
+		case paired[i] != nil:
+			units = append(units, paired[i])
+		case !partOf[i]:
+			units = append(units, []*Expr{l})
+		}
+	}
+	sort.SliceStable(units, func(i, j int) bool { return units[i][0].String() < units[j][0].String() })
+	var out []*Expr
+	for _, u := range units {
+		out = append(out, u...)
+	}
+	return out
+}
+
+// rangeOf writes c <= t <= u (see [ranges]).
+func rangeOf(t, c, u *Expr) []*Expr {
+	k := canonInt(&Expr{Op: "+", Args: []*Expr{u, &Expr{Op: "-", Args: []*Expr{c}}, Int(1)}})
+	switch {
+	case k.Op == "int" && *k.Value == 1:
+		return []*Expr{{Op: "==", Args: []*Expr{t, c}}}
+	case k.Op == "param" || k.Op == "global":
+		x := canonInt(&Expr{Op: "-", Args: []*Expr{t, c}})
+		return []*Expr{{Op: "<=", Args: []*Expr{Int(0), x}}, {Op: "<", Args: []*Expr{x, k}}}
+	}
+	return []*Expr{{Op: "<=", Args: []*Expr{c, t}}, {Op: "<=", Args: []*Expr{t, u}}}
 }

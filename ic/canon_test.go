@@ -23,7 +23,18 @@ func TestCanon(t *testing.T) {
 		{op("<=", op("*", Int(2), x), Int(3)), "x <= 1"},
 		{op(">=", op("*", Int(2), x), Int(3)), "x >= 2"},
 		{op("<=", x, x), "true"},
-		{op("&&", op(">=", z, Int(0)), op("<=", op("-", z, Int(5)), Int(0)), op(">=", z, Int(0))), "z <= 5 && z >= 0"},
+		{op("&&", op(">=", z, Int(0)), op("<=", op("-", z, Int(5)), Int(0)), op(">=", z, Int(0))), "0 <= z && z <= 5"},
+		// Index bounds: 0 <= i - 1 < N is canonically i > 0 && i <= N, and
+		// is written back in the index's form.
+		{op("&&", op("<=", Int(0), op("-", l("i", 0), Int(1))), op("<", op("-", l("i", 0), Int(1)), &Expr{Op: "param", Name: "N"})), "0 <= i - 1 && i - 1 < N"},
+		{op("&&", op("<", l("i", 1), &Expr{Op: "param", Name: "N"}), op(">=", l("i", 1), Int(0)), op(">", x, Int(2))), "0 <= i' && i' < N && x >= 3"},
+		{op("&&", op(">", z, Int(0)), op("<=", z, Int(1))), "z == 1"},
+		// Inside opaque terms, integer arguments are linear sums.
+		{op("==", sel("a", op("-", op("-", l("i", 0), Int(1)), Int(1))), Int(0)), "a[i - 2] == 0"},
+		{op("==", sel("a", op("-", op("-", l("i", 0), Int(1)), Int(1))), sel("a", op("+", Int(-2), l("i", 0)))), "true"},
+		{op("==", sel("a", op("-", Int(1), l("i", 0))), x), "a[1 - i] == x"},
+		{op("==", sel("a", op("-", op("+", l("i", 0), Int(1)), Int(1))), x), "a[i] == x"},
+		{op("==", sel("a", op("-", l("i", 0))), x), "a[-i] == x"},
 		{op("<=", op("+", x, op("*", Int(-1), z)), Int(0)), "x <= z"},
 		{op("!=", op("-", x, z), Int(3)), "x != z + 3"},
 		{op("==", op("true"), g("flag")), "flag"},

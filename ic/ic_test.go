@@ -97,6 +97,7 @@ func itoa(i int64) string { return Int(i).String() }
 func op(o string, args ...*Expr) *Expr { return &Expr{Op: o, Args: args} }
 func g(n string) *Expr                 { return &Expr{Op: "global", Name: n} }
 func l(n string, e int) *Expr          { return &Expr{Op: "local", Name: n, Event: e} }
+func sel(n string, i *Expr) *Expr      { return &Expr{Op: "select", Name: n, Args: []*Expr{i}} }
 
 func TestEval(t *testing.T) {
 	t.Parallel()

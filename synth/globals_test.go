@@ -19,12 +19,12 @@ func TestFewerGlobals(t *testing.T) {
 		// DBP: db[i] == ite(i' == i, 1 - db[i'], db[i]) holds exactly
 		// when i != i'; the constraint must not read db.
 		{"../testdata/bench/dbp.blk", "client@23", "update",
-			[]string{"i != i' && i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"}, nil},
+			[]string{"0 <= i && i < N && 0 <= i' && i' < N && i != i'"}, nil},
 		{"../testdata/bench/dbp.blk", "update", "update",
-			[]string{"i + 1 <= N && i >= 0 && i' + 1 <= N && i' >= 0"}, nil},
+			[]string{"0 <= i && i < N && 0 <= i' && i' < N"}, nil},
 		// bb: two producers commute when they put the same value.
 		{"../testdata/bbmany.blk", "producer@14", "producer@14",
-			[]string{"count <= 0 && tail <= 1 && tail >= 0 && v == v'"}, []string{"count", "tail"}},
+			[]string{"0 <= tail && tail <= 1 && count <= 0 && v == v'"}, []string{"count", "tail"}},
 		// The paper's ICs (CDPOR Sec. 4.1, Example 5, Sec. 4.2) are unchanged.
 		{"../testdata/fig1.blk", "p", "q", []string{"z <= -1"}, []string{"z"}},
 		{"../testdata/fig1.blk", "q", "r", []string{"x == z", "z <= -2", "z >= 0"}, []string{"x", "z"}},
