@@ -166,14 +166,12 @@ func Run(ctx context.Context, m *dporrt.Machine, opts Options) (*Report, error) 
 		}
 		if out.Class != Always {
 			a, b := p.Block(fp.A), p.Block(fp.B)
-			fm := encode.Pair(a, b, syms, p.Invariants...)
+			fm := formula(a, b, syms, p.Invariants)
 			if fm.Unknown != "" {
 				out.NoWitness = "no witness: the pair has no formula (" + fm.Unknown + ")"
 			} else {
 				sp := &space{p: p, a: a, b: b, syms: syms, m: m, funcs: funcs}
-				region := newQuery()
-				region.term(fm.Assume)
-				region.term(ts.Unary(lang.OpNot, fm.F))
+				region := outside(fm, false)
 				out.Witness, out.NoWitness, err = pr.search(ctx, sp, stages(sp, fm, region))
 				if err != nil {
 					return nil, err
@@ -193,8 +191,12 @@ func Run(ctx context.Context, m *dporrt.Machine, opts Options) (*Report, error) 
 // has params, with any.
 func stages(sp *space, fm *encode.Formula, region *query) []stage {
 	both := region.clone()
-	both.term(runs(fm.AB))
-	both.term(runs(fm.BA))
+	if fm.IsMerged() {
+		both.graph(fm.Graph, []ts.Ref{runsMerged(fm, 0), runsMerged(fm, 1)}, nil)
+	} else {
+		both.term(runs(fm.AB))
+		both.term(runs(fm.BA))
+	}
 	apart := newQuery()
 	apart.term(runs(ts.Block(sp.a, 0, sp.syms)))
 	apart.term(runs(ts.Block(sp.b, 1, sp.syms)))
@@ -242,6 +244,48 @@ func paramString(sp *space) string {
 // runs is the condition under which a system runs to completion without a
 // runtime error (overflow included): one of its paths is taken and does not
 // overflow.
+// formula is F(a,b) for the audit: the path encoding, whose terms the
+// witness search reads, or the merged encoding where the paths are too
+// many to build.
+func formula(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant) *encode.Formula {
+	f := encode.Pair(a, b, syms, invs...)
+	if f.Unknown == "" {
+		return f
+	}
+	if m := encode.PairMerged(a, b, syms, invs...); m.IsMerged() && m.Unknown == "" {
+		return m
+	}
+	return f
+}
+
+// outside is the region where the invariants hold and F does not (or,
+// with overflow, where the overflow guard does not).
+func outside(fm *encode.Formula, overflow bool) *query {
+	q := newQuery()
+	if fm.IsMerged() {
+		r := fm.FR
+		if overflow {
+			r = fm.NoOverflowR
+		}
+		q.graph(fm.Graph, []ts.Ref{fm.AssumeR}, []ts.Ref{r})
+		return q
+	}
+	t := fm.F
+	if overflow {
+		t = fm.NoOverflow
+	}
+	q.term(fm.Assume)
+	q.term(ts.Unary(lang.OpNot, t))
+	return q
+}
+
+// runsMerged is the condition under which order e (0: a.b, 1: b.a) of a
+// merged formula runs to its end without an error or an overflow.
+func runsMerged(fm *encode.Formula, e int) ts.Ref {
+	m := fm.Merged[e]
+	return fm.Graph.And(m.OK, m.NoOverflow)
+}
+
 func runs(s *ts.System) *ts.Term {
 	var ds []*ts.Term
 	for _, t := range s.Transitions {

@@ -104,7 +104,7 @@ func (c *Checker) formula(a, b *lang.Block) *encode.Formula {
 	if f, ok := c.fms[k]; ok {
 		return f
 	}
-	f := encode.Pair(a, b, c.syms, c.m.Prog.Invariants...)
+	f := formula(a, b, c.syms, c.m.Prog.Invariants)
 	c.fms[k] = f
 	return f
 }
@@ -147,9 +147,7 @@ func (c *Checker) check(ctx context.Context, cl Claim) (Result, error) {
 		r.Verdict, r.Reason = Undecided, "the pair has no formula: "+fm.Unknown
 		return r, nil
 	}
-	region := newQuery()
-	region.term(fm.Assume)
-	region.term(ts.Unary(lang.OpNot, fm.F))
+	region := outside(fm, false)
 	region.expr(cl.Expr)
 	ans, why, release, err := c.pr.solve(ctx, region)
 	if err != nil {
@@ -188,7 +186,7 @@ func (c *Checker) check(ctx context.Context, cl Claim) (Result, error) {
 func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr, g *ic.Expr) (Result, bool, error) {
 	r := Result{Claim: Claim{A: a.ID, B: b.ID, NoOverflow: g, Source: fmt.Sprintf("pair (%s, %s), no_overflow", a.ID, b.ID)}}
 	fm := c.formula(a, b)
-	if fm.Unknown != "" || fm.NoOverflow.IsTrue() || len(proven) == 0 {
+	if fm.Unknown != "" || noOverflowTrue(fm) || len(proven) == 0 {
 		return r, false, nil
 	}
 	if g != nil {
@@ -197,9 +195,7 @@ func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr
 			return r, true, nil
 		}
 	}
-	region := newQuery()
-	region.term(fm.Assume)
-	region.term(ts.Unary(lang.OpNot, fm.NoOverflow))
+	region := outside(fm, true)
 	r.Claim.Expr = anyOf(proven)
 	region.expr(r.Claim.Expr)
 	if g != nil {
@@ -300,4 +296,11 @@ func sortWord(s string) string {
 		return "int"
 	}
 	return s
+}
+
+func noOverflowTrue(fm *encode.Formula) bool {
+	if fm.IsMerged() {
+		return fm.Graph.IsTrue(fm.NoOverflowR)
+	}
+	return fm.NoOverflow.IsTrue()
 }

@@ -27,6 +27,10 @@
 // plain values so that constraints from any source (an IC file, a
 // program's own declarations) are checked the same way.
 //
+// F(a,b) is the path encoding (encode.Pair) where it can be built, and the
+// merged encoding (encode.PairMerged) where the blocks have too many
+// paths: proofs and witness searches read either.
+//
 // # Contracts
 //
 //   - Solver answers are three-valued: a claim the solver cannot decide is

@@ -65,6 +65,7 @@ func (p *prover) close() {
 // query is a conjunction of SMT-LIB2 terms with their declarations.
 type query struct {
 	decls map[string]bool // declaration lines
+	defs  []string        // define-fun lines of one formula graph, in order
 	terms []string
 }
 
@@ -85,6 +86,31 @@ func (q *query) term(t *ts.Term) {
 	q.terms = append(q.terms, encode.SMT(t))
 }
 
+// graph adds terms of a merged formula's graph (pos as they are, neg
+// negated), with their declarations and the definitions of the subterms
+// they share. A query holds terms of one graph only (the definitions'
+// names are the graph's).
+func (q *query) graph(g *ts.Graph, pos, neg []ts.Ref) {
+	roots := append(append([]ts.Ref(nil), pos...), neg...)
+	q.declare(strings.Split(encode.CollectGraph(g, roots...).Declarations(), "\n")...)
+	defs, exprs := encode.GraphSMT(g, roots...)
+	have := map[string]bool{}
+	for _, d := range q.defs {
+		have[d] = true
+	}
+	for _, d := range strings.Split(defs, "\n") {
+		if d != "" && !have[d] {
+			q.defs = append(q.defs, d)
+		}
+	}
+	for i, e := range exprs {
+		if i >= len(pos) {
+			e = "(not " + e + ")"
+		}
+		q.terms = append(q.terms, e)
+	}
+}
+
 // expr adds an IC expression and its declarations.
 func (q *query) expr(e *ic.Expr) {
 	q.declare(e.Declarations()...)
@@ -96,6 +122,7 @@ func (q *query) clone() *query {
 	for d := range q.decls {
 		c.decls[d] = true
 	}
+	c.defs = append(c.defs, q.defs...)
 	c.terms = append(c.terms, q.terms...)
 	return c
 }
@@ -108,6 +135,9 @@ func (q *query) text() string {
 	sort.Strings(ds)
 	var b strings.Builder
 	for _, d := range ds {
+		b.WriteString(d + "\n")
+	}
+	for _, d := range q.defs {
 		b.WriteString(d + "\n")
 	}
 	for _, t := range q.terms {
