@@ -192,6 +192,20 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 			continue
 		}
 		core := refute.coreAtoms(bH)
+		// A trial below that the solver cannot decide changes nothing (the
+		// implicant stays proven, only less general); after one, the
+		// cube's other trials get a short budget, so that a cube of
+		// non-linear atoms does not cost a full check budget per literal.
+		budget := each
+		undecided := func() {
+			budget = func() time.Time {
+				d, short := each(), time.Now().Add(opts.CheckTimeout/shrinkAfterUnknown)
+				if short.Before(d) {
+					return short
+				}
+				return d
+			}
+		}
 		// Prefer literals that read fewer globals: the cheapest levels of
 		// the cube that still refute !F are shrunk instead of the whole
 		// cube, so an implicant over locals and params is found when the
@@ -208,9 +222,13 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 				continue
 			}
 			res.Checks++
-			if st, _ := refute.checkAssuming(assume(part), each()); st == unsat {
+			st, _ := refute.checkAssuming(assume(part), budget())
+			if st == unsat {
 				core = refute.coreAtoms(bH)
 				break
+			}
+			if st == unknown {
+				undecided()
 			}
 		}
 		var kept []lit
@@ -225,9 +243,13 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		for k := 0; k < len(kept); {
 			trial := append(append([]lit(nil), kept[:k]...), kept[k+1:]...)
 			res.Checks++
-			if st, _ := refute.checkAssuming(assume(trial), each()); st == unsat {
+			st, _ := refute.checkAssuming(assume(trial), budget())
+			if st == unsat {
 				kept = trial
 				continue
+			}
+			if st == unknown {
+				undecided()
 			}
 			k++
 		}
@@ -247,6 +269,10 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		}
 	}
 }
+
+// shrinkAfterUnknown divides the check budget of the shrinking trials of a
+// cube once one of them was undecided.
+const shrinkAfterUnknown = 10
 
 // levels returns the distinct costs in increasing order.
 func levels(cost []int) []int {
