@@ -110,7 +110,7 @@ var Algorithms = []Info{
 		Promise: "the final states and violations of dfs; races an independence constraint covers are not reversed"},
 	{Name: ODPOR, Loop: LoopOptimal, StaticDep: true,
 		Paper:   "Optimal DPOR with wakeup trees (Abdulla et al., POPL'14 / JACM'17, Alg. 2)",
-		Promise: "exactly one trace per Mazurkiewicz trace, and no sleep-set-blocked trace without awaits (a few where a block can fail at runtime; see docs/algorithms.md); the final states and violations of dfs"},
+		Promise: "exactly one trace per Mazurkiewicz trace, and no sleep-set-blocked trace without awaits; the final states and violations of dfs"},
 	{Name: ODPOB, Loop: LoopOptimal, Observers: true, StaticDep: true, AtMost: []Algorithm{ODPOR},
 		Paper:   "Optimal DPOR with observers (Aronis et al., TACAS'18; ISSTA'19 Fig. 1)",
 		Promise: "no more traces than odpor, fewer where writes go unread (not always one per class of traces that read the same values); the violations of dfs, and its final states with --observe-final"},
@@ -122,7 +122,7 @@ var Algorithms = []Info{
 		Promise: "odpor-ob's reversals, minus those after which every observer sees the same in both orders; the violations of dfs, and its final states with --observe-final"},
 	{Name: CODPOR, Loop: LoopOptimal, Check: CheckICs, StaticDep: true, NeedsICs: true,
 		Paper:   "Constrained optimal DPOR: the CAV'18 paper's constraints (Alg. 1) on the ISSTA'19 paper's wakeup trees with don't-do sets (Alg. 1), the integration ISSTA'19 Sec. 6 leaves as future work",
-		Promise: "races a constraint shows uniformly independent are no races, those it covers stop early, and no trace is sleep-set blocked without awaits (but a few, as odpor, where a block can fail at runtime); the final states and violations of dfs"},
+		Promise: "races a constraint shows uniformly independent are no races, those it covers stop early, and no trace is sleep-set blocked without awaits; the final states and violations of dfs"},
 }
 
 // PreservesFinals reports whether the algorithm, run with opts, reaches

@@ -249,6 +249,7 @@ func (x *explorer) reverseCS(i, k int) {
 // asleep there is a weak initial of it.
 func (x *explorer) insertWUT(i int, v []*event) {
 	f := x.levels[i]
+	x.failsWhere(i, v)
 	if x.redundant(f, v) {
 		return
 	}

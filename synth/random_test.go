@@ -114,6 +114,12 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 			if ok, why := r.Agrees(oracle); !ok {
 				t.Fatalf("seed %d: %s (%s dependency) with synthesized ICs differs from dfs: %s\n%s", seed, info.Name, dep, why, src)
 			}
+			// The optimal loop ends no trace sleep-set blocked where no
+			// process awaits (a block that failed is judged where a
+			// reversal puts it: dporrt's failsWhere).
+			if info.Loop == dporrt.LoopOptimal && !randomOptions(seed).Await && r.Blocked != 0 {
+				t.Errorf("seed %d: %s explores %d sleep-set-blocked traces in a program without awaits\n%s", seed, info.Name, r.Blocked, src)
+			}
 		}
 	}
 	return true
