@@ -53,7 +53,15 @@
 // Interrupts reach only the query they were meant for: [Context.Interrupt]
 // does nothing when no check, tactic or simplification runs, and the
 // timers of [Solver.CheckTimeout] and [Solver.CheckContext] are tied to
-// their own check, so a late timer cannot stop the next query.
+// their own check, so a late timer cannot stop the next query. Z3 4.8.12
+// needs two more guards, both here: an interrupt that lands as a check
+// ends leaves the context cancelled until the next check starts, and
+// formulas asserted meanwhile are dropped, so every interrupted run is
+// followed by a check of nothing, which clears it; and an interrupted
+// (or otherwise unanswered) check can leave the solver without some of
+// its formulas, so a [Solver] keeps what it was given and builds its Z3
+// solver again after every Unknown answer. Without them, unsat formulas
+// were seen answered sat.
 //
 // # Semantics
 //
