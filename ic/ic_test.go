@@ -1,11 +1,14 @@
 package ic
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -170,9 +173,9 @@ func TestMarshalParse(t *testing.T) {
 		{"version1", `"version": 2`, "synthesize the file again"},
 		{"block", `"a": "p"`, "unknown block"},
 		{"status", `"status": "conditional"`, "unknown status"},
-		{"op", `"op": "<="`, "unknown operator"},
+		{"op", `"op":"<="`, "unknown operator"},
 	}
-	repl := map[string]string{"version": `"version": 99`, "version1": `"version": 1`, "block": `"a": "nope"`, "status": `"status": "maybe"`, "op": `"op": "<=>"`}
+	repl := map[string]string{"version": `"version": 99`, "version1": `"version": 1`, "block": `"a": "nope"`, "status": `"status": "maybe"`, "op": `"op":"<=>"`}
 	for _, b := range bad {
 		mut := strings.Replace(string(data), b.edit, repl[b.name], 1)
 		if _, err := Parse([]byte(mut)); err == nil || !strings.Contains(err.Error(), b.want) {
@@ -181,6 +184,72 @@ func TestMarshalParse(t *testing.T) {
 	}
 	if _, err := Parse([]byte(`{"version": 1, "extra": true}`)); err == nil {
 		t.Error("unknown field accepted")
+	}
+}
+
+// TestMarshalLayout: the file is the same JSON as encoding/json writes
+// (compacted, byte for byte), indented as json.Indent does, but for the
+// expression trees, each on one line; strings holding quotes, backslashes
+// and what looks like a key do not confuse the layout.
+func TestMarshalLayout(t *testing.T) {
+	t.Parallel()
+	p := compile(t, "../testdata/fig1.blk", "")
+	f := Skeleton(p)
+	f.Program = `dir "expr": {[x]}\\y.blk`
+	c := op("&&", op("<=", g("z"), Int(-1)), op("==", g("x"), op("+", g("z"), Int(1))))
+	f.Pairs = append(f.Pairs, Pair{A: "p", B: "q", Status: Conditional, Exact: true, NoOverflow: op("<=", g("x"), Int(5)),
+		Constraints: []Constraint{NewConstraint(c)}})
+	data, err := Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enc bytes.Buffer
+	e := json.NewEncoder(&enc)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	plain := enc.Bytes()
+	var a, b bytes.Buffer
+	if err := json.Compact(&a, data); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, data)
+	}
+	json.Compact(&b, plain)
+	if a.String() != b.String() {
+		t.Errorf("not the same JSON:\n%s\n%s", a.String(), b.String())
+	}
+	var want bytes.Buffer
+	json.Indent(&want, plain, "", "  ")
+	lines := strings.Split(string(data), "\n")
+	for _, key := range []string{`"expr": `, `"no_overflow": `} {
+		n := 0
+		for _, l := range lines {
+			if i := strings.Index(l, key); i >= 0 && strings.HasPrefix(strings.TrimSpace(l), key) {
+				n++
+				tree := l[i+len(key):]
+				if !json.Valid([]byte(tree)) || !strings.HasPrefix(tree, "{") {
+					t.Errorf("%s not one compact tree on its line: %s", key, l)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("no %s line in\n%s", key, data)
+		}
+	}
+	// Outside the trees, the lines are json.Indent's.
+	var wantLines []string
+	for _, l := range strings.Split(want.String(), "\n") {
+		if !strings.Contains(l, `"op"`) && !strings.Contains(l, `"args"`) && !strings.Contains(l, `"name"`) && !strings.Contains(l, `"value"`) && !strings.Contains(l, `"expr"`) && !strings.Contains(l, `"no_overflow"`) && strings.Trim(l, " {}[],") != "" {
+			wantLines = append(wantLines, l)
+		}
+	}
+	for _, l := range wantLines {
+		if !slices.Contains(lines, l) && !slices.Contains(lines, l+",") && !slices.Contains(lines, strings.TrimSuffix(l, ",")) {
+			t.Errorf("line %q of json.Indent's layout is missing", l)
+		}
+	}
+	if !strings.HasSuffix(string(data), "}\n") {
+		t.Error("no final newline")
 	}
 }
 
