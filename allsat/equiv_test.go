@@ -128,6 +128,7 @@ func TestBenchmarkEncodings(t *testing.T) {
 		{"../testdata/fib.blk", "res", "res"},
 		{"../testdata/arrays.blk", "shift", "shift@36"},
 		{"../testdata/regress/guard-error.blk", "p3", "p3"},
+		{"../testdata/counter.blk", "inc", "dec"}, // invariants asserted too
 	} {
 		src, err := os.ReadFile(tc.file)
 		if err != nil {
