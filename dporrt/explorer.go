@@ -211,7 +211,11 @@ type event struct {
 	wrote    []Loc
 	readFrom []observation // the writes it observes (with observers)
 	id       uint64        // unique in the exploration
-	handled  []uint64      // the races with this second event reversed (with observers: see raceFingerprint)
+	// dropped: a race of an earlier event with this one was found
+	// uniformly independent (codpor), and that event is not among its
+	// predecessors (see coverCS).
+	dropped bool
+	handled []uint64 // the races with this second event reversed (with observers: see raceFingerprint)
 }
 
 // enChange records that a process became enabled (on) or not at a level.

@@ -179,6 +179,7 @@ func (x *explorer) judgeRace(i, k int) bool {
 		x.addCover(i, c, false)
 	}
 	if v.uniform {
+		x.seq[k].dropped = true
 		return true
 	}
 	return x.recordRace(i, k)
@@ -210,6 +211,9 @@ func (x *explorer) detectRaces() {
 				x.reverseCS(i, k)
 			} else {
 				x.reverse(i, []int{k}) // codpor judged it when it was found
+				if x.ics != nil {
+					x.coverCS(i, k)
+				}
 			}
 		}
 	}
