@@ -196,15 +196,13 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		// implicant stays proven, only less general); after one, the
 		// cube's other trials get a short budget, so that a cube of
 		// non-linear atoms does not cost a full check budget per literal.
-		budget := each
-		undecided := func() {
-			budget = func() time.Time {
-				d, short := each(), time.Now().Add(opts.CheckTimeout/shrinkAfterUnknown)
-				if short.Before(d) {
-					return short
-				}
-				return d
+		undecided := false
+		budget := func() time.Time {
+			d := each()
+			if short := time.Now().Add(opts.CheckTimeout / shrinkAfterUnknown); undecided && short.Before(d) {
+				return short
 			}
+			return d
 		}
 		// Prefer literals that read fewer globals: the cheapest levels of
 		// the cube that still refute !F are shrunk instead of the whole
@@ -227,9 +225,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 				core = refute.coreAtoms(bH)
 				break
 			}
-			if st == unknown {
-				undecided()
-			}
+			undecided = undecided || st == unknown
 		}
 		var kept []lit
 		for _, l := range lits {
@@ -248,9 +244,7 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 				kept = trial
 				continue
 			}
-			if st == unknown {
-				undecided()
-			}
+			undecided = undecided || st == unknown
 			k++
 		}
 		block(kept)

@@ -43,11 +43,7 @@ func TestCoverBruteForce(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			src, _ := os.ReadFile(file)
-			p, errs := lang.Compile(file, src)
-			if errs != nil {
-				t.Fatal(errs)
-			}
+			p := program(t, file)
 			syms := ts.NewSymbols(p)
 			rng := rand.New(rand.NewPCG(7, 7))
 			for i, a := range p.Blocks {
@@ -123,6 +119,31 @@ func TestAtoms(t *testing.T) {
 	}
 }
 
+// program compiles a program file.
+func program(t *testing.T, file string) *lang.Program {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, errs := lang.Compile(file, src)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	return p
+}
+
+// pairOf compiles a program file and returns it with its blocks a and b.
+func pairOf(t *testing.T, file, a, b string) (*lang.Program, *lang.Block, *lang.Block) {
+	t.Helper()
+	p := program(t, file)
+	ba, bb := p.Block(a), p.Block(b)
+	if ba == nil || bb == nil {
+		t.Fatalf("%s: no blocks %s, %s", file, a, b)
+	}
+	return p, ba, bb
+}
+
 // TestCoverPrefersFewerGlobals checks that an implicant over locals and
 // params is chosen over one reading globals when both cover a region of F.
 func TestCoverPrefersFewerGlobals(t *testing.T) {
@@ -136,26 +157,7 @@ func TestCoverPrefersFewerGlobals(t *testing.T) {
 		{"../testdata/fig1.blk", "q", "r", "x == z; z <= -2; z >= 0"},
 	}
 	for _, tc := range cases {
-		src, err := os.ReadFile(tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, errs := lang.Compile(tc.file, src)
-		if errs != nil {
-			t.Fatal(errs)
-		}
-		var a, b *lang.Block
-		for _, bl := range p.Blocks {
-			if bl.ID == tc.a {
-				a = bl
-			}
-			if bl.ID == tc.b {
-				b = bl
-			}
-		}
-		if a == nil || b == nil {
-			t.Fatalf("%s: no blocks %s, %s", tc.file, tc.a, tc.b)
-		}
+		p, a, b := pairOf(t, tc.file, tc.a, tc.b)
 		res, err := Cover(encode.Pair(a, b, ts.NewSymbols(p)), Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -2,14 +2,12 @@ package allsat
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/icgen/icgen/encode"
-	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
 
@@ -32,14 +30,7 @@ func TestMergedEquivalent(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(filepath.Dir(file))+"/"+filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, errs := lang.Compile(file, src)
-			if errs != nil {
-				t.Fatal(errs)
-			}
+			p := program(t, file)
 			syms := ts.NewSymbols(p)
 			sess, err := newSession(Options{})
 			if err != nil {
@@ -130,19 +121,8 @@ func TestBenchmarkEncodings(t *testing.T) {
 		{"../testdata/regress/guard-error.blk", "p3", "p3"},
 		{"../testdata/counter.blk", "inc", "dec"}, // invariants asserted too
 	} {
-		src, err := os.ReadFile(tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, errs := lang.Compile(tc.file, src)
-		if errs != nil {
-			t.Fatal(errs)
-		}
+		p, a, b := pairOf(t, tc.file, tc.a, tc.b)
 		syms := ts.NewSymbols(p)
-		a, b := p.Block(tc.a), p.Block(tc.b)
-		if a == nil || b == nil {
-			t.Fatalf("%s: no block %s or %s", tc.file, tc.a, tc.b)
-		}
 		fm := encode.Build(encode.Merged, a, b, syms, p.Invariants...)
 		fp := encode.Build(encode.Paths, a, b, syms, p.Invariants...)
 		if !fm.IsMerged() || fp.IsMerged() || fp.Unknown != "" {

@@ -241,9 +241,6 @@ func paramString(sp *space) string {
 	return strings.Join(parts, " ")
 }
 
-// runs is the condition under which a system runs to completion without a
-// runtime error (overflow included): one of its paths is taken and does not
-// overflow.
 // formula is F(a,b) for the audit: the path encoding, whose terms the
 // witness search reads, or the merged encoding where the paths are too
 // many to build.
@@ -286,6 +283,9 @@ func runsMerged(fm *encode.Formula, e int) ts.Ref {
 	return fm.Graph.And(m.OK, m.NoOverflow)
 }
 
+// runs is the condition under which a system runs to completion without a
+// runtime error (overflow included): one of its paths is taken and does not
+// overflow.
 func runs(s *ts.System) *ts.Term {
 	var ds []*ts.Term
 	for _, t := range s.Transitions {

@@ -186,7 +186,7 @@ func (c *Checker) check(ctx context.Context, cl Claim) (Result, error) {
 func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr, g *ic.Expr) (Result, bool, error) {
 	r := Result{Claim: Claim{A: a.ID, B: b.ID, NoOverflow: g, Source: fmt.Sprintf("pair (%s, %s), no_overflow", a.ID, b.ID)}}
 	fm := c.formula(a, b)
-	if fm.Unknown != "" || noOverflowTrue(fm) || len(proven) == 0 {
+	if fm.Unknown != "" || fm.NoOverflowTrue() || len(proven) == 0 {
 		return r, false, nil
 	}
 	if g != nil {
@@ -296,11 +296,4 @@ func sortWord(s string) string {
 		return "int"
 	}
 	return s
-}
-
-func noOverflowTrue(fm *encode.Formula) bool {
-	if fm.IsMerged() {
-		return fm.Graph.IsTrue(fm.NoOverflowR)
-	}
-	return fm.NoOverflow.IsTrue()
 }

@@ -239,37 +239,40 @@ func (x *explorer) reverseCS(i, k int) {
 		return
 	}
 	pos := append(x.notdep(i, k), k)
-	if alt := x.sameEnd(i, k, pos); alt != nil {
-		x.addCover(i, x.sequenceAt(alt, i, k), false)
-	}
+	x.coverSame(i, k, pos)
 	x.insertWUT(i, x.sequenceAt(pos, i, k))
 }
 
-// coverCS is odpor-cs's check (see reverseCS) for a race codpor reverses:
-// a reversal whose run ends where the explored one does goes into the
-// don't-do set, where the race would be one without codpor's uniform
-// races too. It is not made when an event from e to e' lost a predecessor
-// to a uniform race (event.dropped): such a race, or its suc(e, E), may
-// exist only because uniform independence took a happens-before edge
-// away, and its entry then covered runs that the explored branch, with
-// another prefix, does not stand for. In testdata/regress/codpor-cs-check.blk, p2's first
-// block raced with p3's last one only because p0's write before it was
-// found uniformly independent of p3's; the entry moved p3's block before
-// both, and was inherited until it covered p2 after p0 in a context where
-// p2's third block fails without p0 having run: that error's final state
-// was lost (24 of dfs's 25 final states). With the guard: 25.
-func (x *explorer) coverCS(i, k int) {
-	if !x.reversible(i, k) {
-		return
+// coverSame is the check of line 38 for a reversible race, v's events at
+// pos: the reversed run goes into dnd(E') when it ends where the explored
+// order does (see sameEnd).
+func (x *explorer) coverSame(i, k int, pos []int) {
+	if alt := x.sameEnd(i, k, pos); alt != nil {
+		x.addCover(i, x.sequenceAt(alt, i, k), false)
 	}
+}
+
+// coverCS is odpor-cs's check (coverSame) for a reversible race codpor
+// reverses (called from reverse): a reversal whose run ends where the
+// explored one does goes into the don't-do set, where the race would be
+// one without codpor's uniform races too. It is not made when an event
+// from e to e' lost a predecessor to a uniform race (event.dropped): such
+// a race, or its suc(e, E), may exist only because uniform independence
+// took a happens-before edge away, and its entry then covered runs that
+// the explored branch, with another prefix, does not stand for. In
+// testdata/regress/codpor-cs-check.blk, p2's first block raced with p3's
+// last one only because p0's write before it was found uniformly
+// independent of p3's; the entry moved p3's block before both, and was
+// inherited until it covered p2 after p0 in a context where p2's third
+// block fails without p0 having run: that error's final state was lost
+// (24 of dfs's 25 final states). With the guard: 25.
+func (x *explorer) coverCS(i, k int) {
 	for j := i + 1; j <= k; j++ {
 		if x.seq[j].dropped {
 			return
 		}
 	}
-	if alt := x.sameEnd(i, k, append(x.notdep(i, k), k)); alt != nil {
-		x.addCover(i, x.sequenceAt(alt, i, k), false)
-	}
+	x.coverSame(i, k, append(x.notdep(i, k), k))
 }
 
 // insertWUT inserts v into the wakeup tree of level i unless a process

@@ -211,9 +211,6 @@ func (x *explorer) detectRaces() {
 				x.reverseCS(i, k)
 			} else {
 				x.reverse(i, []int{k}) // codpor judged it when it was found
-				if x.ics != nil {
-					x.coverCS(i, k)
-				}
 			}
 		}
 	}
@@ -286,6 +283,9 @@ func (x *explorer) reverse(i int, tail []int) {
 	f := x.levels[i]
 	if !x.reversible(i, k) {
 		return
+	}
+	if x.ics != nil && len(tail) == 1 && !x.seq[k].virtual {
+		x.coverCS(i, k) // codpor: odpor-cs's check too, where it is safe
 	}
 	x.failsWhere(i, v)
 	if x.redundant(f, v) {

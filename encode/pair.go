@@ -71,6 +71,15 @@ func (f *Formula) Trivial() int {
 	return 0
 }
 
+// NoOverflowTrue reports whether the overflow guard is the constant true
+// (neither order can overflow).
+func (f *Formula) NoOverflowTrue() bool {
+	if f.IsMerged() {
+		return f.Graph.IsTrue(f.NoOverflowR)
+	}
+	return f.NoOverflow.IsTrue()
+}
+
 // Encoding is the encoding the formula was built with.
 func (f *Formula) Encoding() Encoding {
 	if f.IsMerged() {
