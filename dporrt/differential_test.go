@@ -20,28 +20,14 @@ import (
 // events.
 func differential(t *testing.T, name string, m *Machine, bound int, ics *ic.File) bool {
 	t.Helper()
-	return differentialCounts(t, name, m, bound, ics) != nil
-}
-
-// versus are pairs of algorithms whose complete traces the random
-// differential test reports side by side: the first is not bound to explore
-// at most as many as the second (see Info.AtMost), but is expected to.
-var versus = [][2]Algorithm{{ODPCSO, ODPOB}}
-
-// differentialCounts is differential; it returns the complete traces of
-// each run (by algorithm, without ObserveFinal, under the static
-// dependency), or nil when it checked nothing.
-func differentialCounts(t *testing.T, name string, m *Machine, bound int, ics *ic.File) map[Algorithm]int {
-	t.Helper()
 	oracle, err := Explore(m, Options{Algo: DFS, MaxStates: bound})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if oracle.Cut {
-		return nil // too big to be an oracle
+		return false // too big to be an oracle
 	}
 	traces := map[string]int{} // by algorithm, dependency and ObserveFinal
-	counts := map[Algorithm]int{}
 	key := func(a Algorithm, o Options) string { return fmt.Sprint(a, o.Dep, o.ObserveFinal) }
 	for _, info := range Algorithms {
 		if info.Loop == LoopDFS {
@@ -75,9 +61,6 @@ func differentialCounts(t *testing.T, name string, m *Machine, bound int, ics *i
 					t.Errorf("%s explores %d traces, more than dfs's %d", label, r.Traces, oracle.Traces)
 				}
 				traces[key(info.Name, o)] = r.Traces
-				if dep == Static && !o.ObserveFinal {
-					counts[info.Name] = r.Traces
-				}
 				for _, bound := range info.AtMost {
 					if info.NeedsICs && o.ICs == nil {
 						break
@@ -89,7 +72,7 @@ func differentialCounts(t *testing.T, name string, m *Machine, bound int, ics *i
 			}
 		}
 	}
-	return counts
+	return true
 }
 
 // agrees compares the result r of the run opts of algorithm info with
@@ -188,8 +171,6 @@ func TestDifferentialRandom(t *testing.T) {
 	n := soak(400)
 	const shards = 2
 	ran := make([]int, shards)
-	type tally struct{ more, fewer, most int }
-	vs := make([][]tally, shards) // per shard, per pair of versus
 	t.Run("shards", func(t *testing.T) {
 		for w := range shards {
 			t.Run(strconv.Itoa(w), func(t *testing.T) {
@@ -201,21 +182,8 @@ func TestDifferentialRandom(t *testing.T) {
 					if err != nil {
 						t.Fatalf("seed %d: %v\n%s", seed, err, src)
 					}
-					if counts := differentialCounts(t, fmt.Sprintf("seed %d", seed), m, 100000, nil); counts != nil {
+					if differential(t, fmt.Sprintf("seed %d", seed), m, 100000, nil) {
 						ran[w]++
-						if vs[w] == nil {
-							vs[w] = make([]tally, len(versus))
-						}
-						for p, pair := range versus {
-							d := counts[pair[0]] - counts[pair[1]]
-							switch {
-							case d > 0:
-								vs[w][p].more++
-								vs[w][p].most = max(vs[w][p].most, d)
-							case d < 0:
-								vs[w][p].fewer++
-							}
-						}
 					}
 					if t.Failed() {
 						t.Fatalf("the program of seed %d (options %s):\n%s", seed, opts, src)
@@ -229,15 +197,6 @@ func TestDifferentialRandom(t *testing.T) {
 		total += r
 	}
 	t.Logf("%d of %d generated programs explored by every algorithm, %d too big for dfs", total, n, n-total)
-	for p, pair := range versus {
-		var sum tally
-		for _, v := range vs {
-			if v != nil {
-				sum.more, sum.fewer, sum.most = sum.more+v[p].more, sum.fewer+v[p].fewer, max(sum.most, v[p].most)
-			}
-		}
-		t.Logf("%s explores more complete traces than %s on %d of them (at most %d more), fewer on %d", pair[0], pair[1], sum.more, sum.most, sum.fewer)
-	}
 	if total < n/2 {
 		t.Errorf("only %d of %d generated programs were small enough for dfs", total, n)
 	}

@@ -172,14 +172,15 @@ func (x *explorer) pendingBack(f *level, k int) int {
 	return n
 }
 
-// pendingWUT counts the branches of level f's wakeup tree not explored.
+// pendingWUT counts the branches of level f's wakeup tree not explored,
+// but for those the loop will skip (they cost no work under f).
 func (x *explorer) pendingWUT(f *level) int {
 	if f.wut == nil {
 		return 0
 	}
 	n := 0
 	for _, e := range f.wut.firsts() {
-		if !f.done.has(e.pid) {
+		if _, skip := f.skips(e.pid); !skip && !f.done.has(e.pid) {
 			n++
 		}
 	}

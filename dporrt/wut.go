@@ -19,14 +19,20 @@ type wakeupTree[E any, K comparable] struct {
 	// wi, when set, decides weak initials in place of dep: for a
 	// dependency that depends on the sequence (observers).
 	wi func(ev E, v []E) (at int, ok bool)
+	// keep makes each node remember the sequences it took in (wuNode.took),
+	// for the trees of the algorithms with don't-do sets (see skippable).
+	keep bool
 }
 
 type wuNode[E any] struct {
 	ev       E
 	children []*wuNode[E]
-	// absorbed: an insertion ended at this node, a leaf then, taking its
-	// branch to stand for a sequence of its own (see insert and bare).
-	absorbed bool
+	// chain: the insertion that made this node made its first child too.
+	chain bool
+	// took: with keep, the sequences the insertions that went through this
+	// node (other than the one that made it) brought to it, as they stood
+	// at its parent: each to run from where the parent is.
+	took [][]E
 }
 
 func newWakeupTree[E any, K comparable](proc func(E) K, dep func(a, b E) bool) *wakeupTree[E, K] {
@@ -59,7 +65,7 @@ func (t *wakeupTree[E, K]) firsts() []E {
 // subtree(wut, p)); empty when no branch starts with p.
 func (t *wakeupTree[E, K]) subtree(p K) *wakeupTree[E, K] {
 	s := newWakeupTree(t.proc, t.dep)
-	s.wi = t.wi
+	s.wi, s.keep = t.wi, t.keep
 	for _, c := range t.root.children {
 		if t.proc(c.ev) == p {
 			s.root.children = c.children
@@ -80,18 +86,24 @@ func (t *wakeupTree[E, K]) setFirst(p K, ev E) {
 	}
 }
 
-// bare reports whether the branch of process p is a single event that no
-// insertion other than its own ended at: it stands for no other sequence.
-// Skipping such a branch loses only what its event leads to; skipping
-// another one would lose the sequences it took in (odpor-cs: see
-// explorer.covered).
-func (t *wakeupTree[E, K]) bare(p K) bool {
+// skippable reports whether the branch of process p may be skipped
+// (odpor-cs: see explorer.optimal): it was made as a single event, so
+// that what hangs below it came from the insertions it took in, which
+// took returns, each as it stood at the root. Optimal DPOR lets a branch
+// take in an inserted sequence it is a weak initial of, counting on the
+// branch's subtree to find the rest by race detection; a skipped branch
+// has no subtree, so the caller inserts those sequences again. Without
+// keep nothing is recorded and no branch is skippable.
+func (t *wakeupTree[E, K]) skippable(p K) (took [][]E, ok bool) {
+	if !t.keep {
+		return nil, false
+	}
 	for _, c := range t.root.children {
 		if t.proc(c.ev) == p {
-			return len(c.children) == 0 && !c.absorbed
+			return c.took, !c.chain
 		}
 	}
-	return false
+	return nil, false
 }
 
 // remove removes the sequences that start with an event of process p.
@@ -139,25 +151,31 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 	v = append([]E(nil), v...)
 	for len(v) > 0 {
 		var next *wuNode[E]
+		was := v
 		for _, c := range n.children {
 			if at, ok := t.weakInitial(c.ev, v); ok {
 				next = c
 				if at >= 0 {
+					if t.keep {
+						v = slices.Clone(v) // was is recorded below
+					}
 					v = slices.Delete(v, at, at+1) // v is insert's own copy
 				}
 				break
 			}
 		}
 		if next == nil {
-			for _, ev := range v {
-				c := &wuNode[E]{ev: ev}
+			for a, ev := range v {
+				c := &wuNode[E]{ev: ev, chain: a < len(v)-1}
 				n.children = append(n.children, c)
 				n = c
 			}
 			return true
 		}
+		if t.keep {
+			next.took = append(next.took, was)
+		}
 		if len(next.children) == 0 {
-			next.absorbed = true
 			return false // a leaf: the branch through it covers v
 		}
 		n = next

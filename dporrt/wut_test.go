@@ -134,3 +134,69 @@ func TestWakeupTree(t *testing.T) {
 		}
 	})
 }
+
+// TestWakeupTreeSkippable checks what a tree that keeps (the algorithms
+// with don't-do sets) records: a branch made as a single event is
+// skippable, with the sequences it took in as they stood at the root, so
+// that inserting them again loses none; a branch made with its first child
+// is not.
+func TestWakeupTreeSkippable(t *testing.T) {
+	t.Parallel()
+	ev := map[byte]wuTestEvent{
+		'q': {p: 'q', reads: "x", writes: "x"},
+		'r': {p: 'r', reads: "x"},
+		's': {p: 's', writes: "y"},
+		'u': {p: 'u', writes: "z"},
+	}
+	seq := func(ps string) []wuTestEvent {
+		var out []wuTestEvent
+		for i := 0; i < len(ps); i++ {
+			out = append(out, ev[ps[i]])
+		}
+		return out
+	}
+	str := func(vs [][]wuTestEvent) string {
+		var bs []string
+		for _, v := range vs {
+			var b strings.Builder
+			for _, e := range v {
+				b.WriteByte(e.p)
+			}
+			bs = append(bs, b.String())
+		}
+		return strings.Join(bs, " ")
+	}
+	tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
+	tr.keep = true
+	tr.insert(seq("q"))  // made as a single event
+	tr.insert(seq("sq")) // q is a weak initial: taken in, the leaf covers it
+	tr.insert(seq("ur")) // no branch is a weak initial: a new chain
+	if got := wuString(tr); got != "{q ur}" {
+		t.Fatalf("tree %s, want {q ur}", got)
+	}
+	took, ok := tr.skippable('q')
+	if !ok || str(took) != "sq" {
+		t.Errorf("skippable(q) = [%s], %v; want [sq], true", str(took), ok)
+	}
+	if _, ok := tr.skippable('u'); ok {
+		t.Error("skippable(u): it was made with its child r")
+	}
+	// Skipping q and inserting what it took in again keeps it: u, a weak
+	// initial of s.q, takes it in now.
+	tr.remove('q')
+	for _, v := range took {
+		tr.insert(v)
+	}
+	if got := wuString(tr); got != "{ur usq}" {
+		t.Errorf("after skipping q: %s, want {ur usq}", got)
+	}
+	if took, _ := tr.skippable('u'); str(took) != "sq" {
+		t.Errorf("u took [%s], want [sq]", str(took))
+	}
+	// A tree that does not keep records nothing and skips nothing.
+	plain := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
+	plain.insert(seq("q"))
+	if _, ok := plain.skippable('q'); ok {
+		t.Error("a tree without keep: skippable(q)")
+	}
+}
