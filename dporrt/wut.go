@@ -172,7 +172,9 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 			}
 			return true
 		}
-		if t.keep {
+		if t.keep && !next.chain && len(v) > 0 {
+			// Recorded unless it is the node's own event alone (which
+			// the branch is) or the node is a chain (never skipped).
 			next.took = append(next.took, was)
 		}
 		if len(next.children) == 0 {
