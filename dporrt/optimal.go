@@ -277,8 +277,8 @@ func (x *explorer) reverseNow(i, k int) bool {
 // branch would be made with the rest of v below it, and a branch made so
 // is explored though covered (see wakeupTree.skippable). On the synth
 // package's 300 generated programs, that took codpor's complete traces
-// from 15,800 to 15,721, and the programs where it explores more than
-// odpor-cs from 27 to 8.
+// from 15,800 to 15,703, and the programs where it explores more than
+// odpor-cs from 27 to 9.
 func (x *explorer) reverse(i int, tail []int) {
 	k := tail[0]
 	// codpor puts e' right after the events before it that it happens
