@@ -192,7 +192,7 @@ func (x *explorer) coveredStop(f *level) bool {
 		if x.stopped {
 			return true
 		}
-		x.forcedRaces(f, pid)
+		x.forcedRaces(pid)
 	}
 	return true
 }
@@ -206,14 +206,14 @@ func (x *explorer) coveredStop(f *level) bool {
 // don't-do sequence ran it without one, and it was inherited only past
 // events independent of it); if it did, it would be handled as an explored
 // error.
-func (x *explorer) forcedRaces(f *level, pid PID) {
+func (x *explorer) forcedRaces(pid PID) {
 	ev, spawned := x.step(pid, false)
 	k := len(x.seq) - 1
 	x.scanOptimal(k)
 	if ev.err != nil {
 		x.errorEnd(-1, ev)
 		x.detectRaces()
-		x.errorWakeups(f, k)
+		x.errorWakeups(k)
 	} else {
 		x.blockedRaces(k, spawned, x.reverseNow)
 		x.detectRaces()
@@ -273,20 +273,6 @@ func (x *explorer) coverCS(i, k int) {
 		}
 	}
 	x.coverSame(i, k, append(x.notdep(i, k), k))
-}
-
-// insertWUT inserts v into the wakeup tree of level i unless a process
-// asleep there is a weak initial of it.
-func (x *explorer) insertWUT(i int, v []*event) {
-	f := x.levels[i]
-	x.failsWhere(i, v)
-	if x.redundant(f, v) {
-		return
-	}
-	if f.wut == nil {
-		f.wut = x.newWUT()
-	}
-	f.wut.insert(v)
 }
 
 // sequenceAt returns the events at the positions pos as entries of a

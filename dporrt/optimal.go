@@ -105,7 +105,7 @@ func (x *explorer) optimal(depth int) {
 			// races are reversed (ISSTA'19 Alg. 1, lines 25-26).
 			explored++
 			x.res.Covered++
-			x.forcedRaces(f, pid)
+			x.forcedRaces(pid)
 			f.wut.remove(pid)
 			if len(took) == 0 {
 				// The branch stood for its own event only.
@@ -134,7 +134,7 @@ func (x *explorer) optimal(depth int) {
 		if ev.err != nil {
 			x.errorEnd(node, ev)
 			x.detectRaces()
-			x.errorWakeups(f, len(x.seq)-1)
+			x.errorWakeups(len(x.seq) - 1)
 		} else {
 			x.blockedRaces(len(x.seq)-1, spawned, x.reverseNow)
 			child := x.enter(addSleepers(x.childSleep(f, ev), kept), ev, spawned)
@@ -287,17 +287,24 @@ func (x *explorer) reverse(i int, tail []int) {
 	if b, ok := x.born[x.seq[k].pid]; ok && b > i {
 		early = false
 	}
-	f := x.levels[i]
-	v := x.reversal(i, tail, early)
-	if early && f.covered(v[0].pid) {
-		v = x.reversal(i, tail, false)
-	}
 	if !x.reversible(i, k) {
 		return
+	}
+	v := x.reversal(i, tail, early)
+	if early && x.levels[i].covered(v[0].pid) {
+		v = x.reversal(i, tail, false)
 	}
 	if x.ics != nil && len(tail) == 1 && !x.seq[k].virtual {
 		x.coverCS(i, k) // codpor: odpor-cs's check too, where it is safe
 	}
+	x.insertWUT(i, v)
+}
+
+// insertWUT inserts v into the wakeup tree of level i, once its failing
+// events are judged where v runs (failsWhere), unless it is redundant
+// there: a process asleep at level i is a weak initial of it.
+func (x *explorer) insertWUT(i int, v []*event) {
+	f := x.levels[i]
 	x.failsWhere(i, v)
 	if x.redundant(f, v) {
 		return
@@ -441,14 +448,14 @@ func (x *explorer) nextEvent(pid PID) *event {
 }
 
 // errorWakeups handles a runtime error, the event e at position k, taken
-// at level f: it disables every other process enabled there, so each one's
+// at level k: it disables every other process enabled there, so each one's
 // next event races with it. The reversal is that process, then e's
 // process again (the sequence v.ê, as for an observed race): the error
 // ends an execution, so a process independent of the other one cannot
 // stand in for it in a sequence that reaches the error without it (the
 // copy of e keeps its error, which is dependent on every event). It goes
-// into f's wakeup tree unless redundant.
-func (x *explorer) errorWakeups(f *level, k int) {
+// into level k's wakeup tree unless redundant (see insertWUT).
+func (x *explorer) errorWakeups(k int) {
 	e := x.seq[k]
 	again := x.staticEvent(e)
 	again.err = e.err
@@ -460,10 +467,6 @@ func (x *explorer) errorWakeups(f *level, k int) {
 	}
 	slices.SortFunc(others, PID.Compare)
 	for _, pid := range others {
-		v := []*event{x.nextEvent(pid), again}
-		x.failsWhere(k, v)
-		if !x.redundant(f, v) {
-			f.wut.insert(v)
-		}
+		x.insertWUT(k, []*event{x.nextEvent(pid), again})
 	}
 }

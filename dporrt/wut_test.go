@@ -23,16 +23,30 @@ func wuDep(a, b wuTestEvent) bool {
 	return meets(a.writes, b.writes) || meets(a.writes, b.reads) || meets(a.reads, b.writes)
 }
 
-func wuString(t *wakeupTree[wuTestEvent, byte]) string {
+// wuSeq returns the events of ev named by the letters of ps, in order.
+func wuSeq(ev map[byte]wuTestEvent, ps string) []wuTestEvent {
+	var out []wuTestEvent
+	for i := 0; i < len(ps); i++ {
+		out = append(out, ev[ps[i]])
+	}
+	return out
+}
+
+// wuWords writes each sequence as its processes' letters, space-separated.
+func wuWords(seqs [][]wuTestEvent) string {
 	var bs []string
-	for _, s := range t.sequences() {
+	for _, s := range seqs {
 		var b strings.Builder
 		for _, e := range s {
 			b.WriteByte(e.p)
 		}
 		bs = append(bs, b.String())
 	}
-	return "{" + strings.Join(bs, " ") + "}"
+	return strings.Join(bs, " ")
+}
+
+func wuString(t *wakeupTree[wuTestEvent, byte]) string {
+	return "{" + wuWords(t.sequences()) + "}"
 }
 
 // TestWakeupTree inserts sequences into wakeup trees and checks the
@@ -56,13 +70,7 @@ func TestWakeupTree(t *testing.T) {
 		'd': {p: 'd', writes: "A"},
 		'e': {p: 'e', writes: "C"},
 	}
-	seq := func(ps string) []wuTestEvent {
-		var out []wuTestEvent
-		for i := 0; i < len(ps); i++ {
-			out = append(out, ev[ps[i]])
-		}
-		return out
-	}
+	seq := func(ps string) []wuTestEvent { return wuSeq(ev, ps) }
 	cases := []struct {
 		name    string
 		inserts []string // sequences inserted in order
@@ -148,24 +156,7 @@ func TestWakeupTreeSkippable(t *testing.T) {
 		's': {p: 's', writes: "y"},
 		'u': {p: 'u', writes: "z"},
 	}
-	seq := func(ps string) []wuTestEvent {
-		var out []wuTestEvent
-		for i := 0; i < len(ps); i++ {
-			out = append(out, ev[ps[i]])
-		}
-		return out
-	}
-	str := func(vs [][]wuTestEvent) string {
-		var bs []string
-		for _, v := range vs {
-			var b strings.Builder
-			for _, e := range v {
-				b.WriteByte(e.p)
-			}
-			bs = append(bs, b.String())
-		}
-		return strings.Join(bs, " ")
-	}
+	seq := func(ps string) []wuTestEvent { return wuSeq(ev, ps) }
 	tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
 	tr.keep = true
 	tr.insert(seq("q"))  // made as a single event
@@ -175,8 +166,8 @@ func TestWakeupTreeSkippable(t *testing.T) {
 		t.Fatalf("tree %s, want {q ur}", got)
 	}
 	took, ok := tr.skippable('q')
-	if !ok || str(took) != "sq" {
-		t.Errorf("skippable(q) = [%s], %v; want [sq], true", str(took), ok)
+	if !ok || wuWords(took) != "sq" {
+		t.Errorf("skippable(q) = [%s], %v; want [sq], true", wuWords(took), ok)
 	}
 	if _, ok := tr.skippable('u'); ok {
 		t.Error("skippable(u): it was made with its child r")
@@ -191,7 +182,7 @@ func TestWakeupTreeSkippable(t *testing.T) {
 		t.Errorf("after skipping q: %s, want {ur usq}", got)
 	}
 	if took, _ := tr.skippable('u'); len(took) != 0 {
-		t.Errorf("u took [%s]: a chain records nothing (it is never skipped)", str(took))
+		t.Errorf("u took [%s]: a chain records nothing (it is never skipped)", wuWords(took))
 	}
 	// An insertion that is the branch's own event alone is not recorded:
 	// the branch is that sequence.
@@ -200,7 +191,7 @@ func TestWakeupTreeSkippable(t *testing.T) {
 	own.insert(seq("s"))
 	own.insert(seq("s"))
 	if took, ok := own.skippable('s'); !ok || len(took) != 0 {
-		t.Errorf("skippable(s) = [%s], %v; want [], true", str(took), ok)
+		t.Errorf("skippable(s) = [%s], %v; want [], true", wuWords(took), ok)
 	}
 	// A tree that does not keep records nothing and skips nothing.
 	plain := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
