@@ -256,7 +256,7 @@ type explorer struct {
 	blocked   []int // scratch of blockedRaces
 	touched   []int // scratch of blockedRaces
 	snapBytes int
-	static    map[*lang.Block][2][]Loc // staticSets, by block
+	static    map[*lang.Block][3][]Loc // blockSets, by block
 	maxDepth  int
 	onLevel   func(x *explorer, depth int) // see explore
 	entries   []int                        // per level, the states when it was entered (see estimate)
@@ -527,8 +527,19 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 // arrays whole, which intersect exactly when the globals do. They are
 // computed once per block and shared: callers must not change them.
 func (x *explorer) staticSets(b *lang.Block) (reads, writes []Loc) {
+	s := x.blockSets(b)
+	return s[0], s[1]
+}
+
+// mustWrites returns the locations of the scalar globals block b writes in
+// every run that raises no runtime error (lang.Block.MustWrite), sorted.
+func (x *explorer) mustWrites(b *lang.Block) []Loc { return x.blockSets(b)[2] }
+
+// blockSets computes, once per block, its static reads, writes and must
+// writes (see staticSets and mustWrites).
+func (x *explorer) blockSets(b *lang.Block) [3][]Loc {
 	if s, ok := x.static[b]; ok {
-		return s[0], s[1]
+		return s
 	}
 	locs := func(vs []*lang.Var) []Loc {
 		var out []Loc
@@ -541,12 +552,12 @@ func (x *explorer) staticSets(b *lang.Block) (reads, writes []Loc) {
 		slices.Sort(out)
 		return out
 	}
-	reads, writes = locs(b.Reads), locs(b.Writes)
 	if x.static == nil {
-		x.static = map[*lang.Block][2][]Loc{}
+		x.static = map[*lang.Block][3][]Loc{}
 	}
-	x.static[b] = [2][]Loc{reads, writes}
-	return reads, writes
+	s := [3][]Loc{locs(b.Reads), locs(b.Writes), locs(b.MustWrite)}
+	x.static[b] = s
+	return s
 }
 
 func (x *explorer) schedule() Schedule {

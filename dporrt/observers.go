@@ -237,9 +237,9 @@ func (x *explorer) observedTail(i, k int) []int {
 //
 // The observer dependency of w'.v is taken from w'.v alone, erring towards
 // dependence: a write is observed when a later event of the sequence may
-// read its global before an event surely overwrites it (a write of the
-// same scalar: a cell of an array is known only from the run), or when it
-// is still there at the end (what follows v is not known yet).
+// read its global before an event surely overwrites it (see overwrites:
+// a cell of an array is known only from the run), or when it is still
+// there at the end (what follows v is not known yet).
 func (x *explorer) redundantObserved(i int, v []*event) bool {
 	for j := i; j >= 0; j-- {
 		f := x.levels[j]
@@ -342,9 +342,26 @@ func (x *explorer) mayBeObserved(seq []*event, a int, g Loc) bool {
 		if slices.Contains(seq[b].reads, g) {
 			return true
 		}
-		if scalar && slices.Contains(seq[b].writes, g) {
+		if scalar && x.overwrites(seq[b], g) {
 			return false
 		}
 	}
 	return true
+}
+
+// overwrites reports whether ev surely writes the scalar global g: it
+// raises no runtime error, and its block assigns g on every path
+// (lang.Block.MustWrite), or it wrote g where it ran (ev.wrote: events of
+// the sequence, and those a reversal moves without changing what they
+// read). Its block's static write set is not enough: it names writes on
+// branches a run may not take. Taken as an overwrite there, a loop's last
+// block, which writes g only when it iterates again, hid the write before
+// it from the virtual last event of ObserveFinal, and odpor-ob missed a
+// final state (dporrt/testdata/regress/ob-must-write.blk).
+func (x *explorer) overwrites(ev *event, g Loc) bool {
+	if ev.err != nil {
+		return false
+	}
+	_, must := slices.BinarySearch(x.mustWrites(ev.block), g)
+	return must || slices.Contains(ev.wrote, g)
 }

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 )
@@ -98,6 +99,12 @@ type Block struct {
 	Spawns []*Proc  // procs this block may spawn
 	Calls  []*Func  // funcs this block may call, transitively
 	Loops  []*Loop  // while loops entirely inside the block
+	// MustWrite are the scalar globals the block assigns on every path
+	// from its point to its end (the next point or the process's end), in
+	// declaration order: a run of the block that raises no runtime error
+	// has written each of them. Writes inside called funcs are not
+	// counted (fewer, never wrong).
+	MustWrite []*Var
 }
 
 func (b *Block) String() string { return b.ID }
@@ -444,6 +451,7 @@ func buildBlocks(prog *Program, pr *Proc, sums map[*Func]*summary) {
 			}
 		}
 		b.Reads, b.Writes, b.Calls = rw.reads.sorted(), rw.writes.sorted(), rw.calls
+		b.MustWrite = mustWrite(pr.Nodes, b.Point.Node, in)
 		for _, nb := range pr.Blocks {
 			if next[nb] {
 				b.Next = append(b.Next, nb)
@@ -455,6 +463,62 @@ func buildBlocks(prog *Program, pr *Proc, sums map[*Func]*summary) {
 			}
 		}
 	}
+}
+
+// mustWrite returns the scalar globals assigned on every path through the
+// region in (a block's nodes) from its start node to a node control leaves
+// it from: the end of the body, or an edge to an interleaving point. It is
+// a forward "definitely assigned" analysis, sets meeting by intersection;
+// nil stands for a node not reached yet (every variable).
+func mustWrite(nodes []*Node, start int, in map[int]bool) []*Var {
+	meet := func(a, b varSet) varSet {
+		if a == nil {
+			return maps.Clone(b)
+		}
+		out := varSet{}
+		for v := range a {
+			if b[v] {
+				out.add(v)
+			}
+		}
+		return out
+	}
+	entry := map[int]varSet{start: {}}
+	var exit varSet
+	for changed := true; changed; {
+		changed = false
+		exit = nil
+		for _, id := range slices.Sorted(maps.Keys(in)) {
+			cur, ok := entry[id]
+			if !ok {
+				continue // not reached yet
+			}
+			out := maps.Clone(cur)
+			if n := nodes[id]; n.Kind == NodeAssign && n.Target.Index == nil && n.Target.Var.Kind == Global && n.Target.Var.Size == nil {
+				out.add(n.Target.Var)
+			}
+			n := nodes[id]
+			if n.mayEnd() {
+				exit = meet(exit, out)
+			}
+			for _, s := range n.Successors() {
+				if nodes[s].Kind == NodePoint {
+					exit = meet(exit, out)
+					continue
+				}
+				old, seen := entry[s]
+				next := out
+				if seen {
+					next = meet(old, out)
+				}
+				if !seen || len(next) != len(old) {
+					entry[s] = next
+					changed = true
+				}
+			}
+		}
+	}
+	return exit.sorted()
 }
 
 // blockIDs names blocks: the proc name for its entry, proc@label for labeled
