@@ -343,45 +343,51 @@ func (x *explorer) reversal(i int, tail []int, early bool) []*event {
 	return v
 }
 
-// failsWhere settles, for each event of v (to run from level i) that
-// raised a runtime error where it ran, whether it raises one where v puts
-// it, by running v from s[seq[:i]]: an error makes an event dependent on
-// every event, but the same block run elsewhere may not fail, and then its
-// block's syntactic sets are its dependency. Taken as failing, it made a
-// process asleep at level i no weak initial of v, v was inserted, and
-// where it ran without error the process stayed asleep to the end: a
-// sleep-set-blocked trace (progen seeds 9, 76, 144, 230). The events of v
-// are the same events wherever v runs from there (execution is
-// deterministic), so this decides it. Nothing is run when no event of v
-// failed; a v that cannot run as a whole keeps its errors.
+// failsWhere settles, for each event of v (to run from level i), whether
+// it raises a runtime error where v puts it, by running v from
+// s[seq[:i]]: an error makes an event dependent on every event (it ends
+// the execution), but the same block run elsewhere may fail where it did
+// not, or not where it did. The events of v are the same events wherever
+// v runs from there (execution is deterministic), so this decides it.
+//   - One that failed where it ran may not fail here; then its block's
+//     syntactic sets are its dependency. Taken as failing, it made a
+//     process asleep at level i no weak initial of v, v was inserted, and
+//     where it ran without error the process stayed asleep to the end: a
+//     sleep-set-blocked trace (progen seeds 9, 76, 144, 230).
+//   - One that ran without error may fail here: the race's own events are
+//     moved where they have not run. Taken as not failing, a process done
+//     at a prefix of level i, independent of it, was its weak initial,
+//     and v was dropped as redundant, though the explored trace of that
+//     process ran an event v's error leaves undone: odpor-cs-ob missed a
+//     final state (dporrt/testdata/regress/ob-moved-error.blk).
+//
+// An error found is always kept; one that does not recur is cleared only
+// when v runs to its end (a v that cannot run as a whole keeps its
+// errors).
 func (x *explorer) failsWhere(i int, v []*event) {
-	if !slices.ContainsFunc(v, func(ev *event) bool { return ev.err != nil }) {
-		return
-	}
-	var ok []bool
+	var errs []*RuntimeError // where v puts them, for the events that ran
 	x.detour(i, false, func() {
 		for _, ev := range v {
 			if p := x.procIndex(ev.pid); p < 0 || !x.st.Enabled(p) {
 				return
 			}
 			ran, _ := x.step(ev.pid, false)
-			ok = append(ok, ran.err == nil)
+			errs = append(errs, ran.err)
 			if ran.err != nil {
 				return
 			}
 		}
 	})
-	if len(ok) < len(v) {
-		return // v does not run to its end: keep what ran
-	}
-	for a, ev := range v {
-		if ev.err != nil && ok[a] {
-			// v's entries are copies (see sequenceAt and reverse); one
-			// shared with the sequence is not changed.
-			c := *ev
-			c.err = nil
-			v[a] = &c
+	whole := len(errs) == len(v)
+	for a, err := range errs {
+		if (err != nil) == (v[a].err != nil) || err == nil && !whole {
+			continue
 		}
+		// v's entries are copies (see sequenceAt and reverse); one
+		// shared with the sequence is not changed.
+		c := *v[a]
+		c.err = err
+		v[a] = &c
 	}
 }
 
