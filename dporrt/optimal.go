@@ -29,6 +29,24 @@ func (x *explorer) newWUT() *wut {
 	return t
 }
 
+// firstAwake returns the first process awake at level f, to start its
+// wakeup tree with. Where none is, the level ends: stopped by a covered
+// process (see coveredStop), or sleep-set blocked, which a dependency that
+// does not change with the state never is (ODPOR's optimality) but awaits
+// can be; either way the races of the sequence are reversed.
+func (x *explorer) firstAwake(f *level) (PID, bool) {
+	if pid, ok := x.awake(f); ok {
+		return pid, true
+	}
+	if x.coveredStop(f) {
+		return PID{}, false
+	}
+	x.res.Blocked++
+	x.treeKind(f.node, NodeBlocked)
+	x.detectRaces()
+	return PID{}, false
+}
+
 // skips reports whether the optimal loop skips the branch of process pid
 // of f's wakeup tree: a don't-do sequence covers pid, and the branch is
 // skippable; took is what the branch took in (see wakeupTree.skippable).
@@ -54,17 +72,8 @@ func (x *explorer) optimal(depth int) {
 	}
 	if f.wut == nil || f.wut.empty() {
 		// Nothing to follow: start with the first process awake.
-		pid, ok := x.awake(f)
-		if !ok && x.coveredStop(f) {
-			return
-		}
+		pid, ok := x.firstAwake(f)
 		if !ok {
-			// Sleep-set blocked: never with a dependency that does not
-			// change with the state (ODPOR's optimality), possible with
-			// awaits. Its races are reversed all the same.
-			x.res.Blocked++
-			x.treeKind(f.node, NodeBlocked)
-			x.detectRaces()
 			return
 		}
 		f.wut = x.newWUT()
@@ -80,11 +89,17 @@ func (x *explorer) optimal(depth int) {
 		first, ok := f.wut.leftmost()
 		if !ok && explored == 0 {
 			// Every sequence the tree held was unrunnable (see below):
-			// start with the first process awake, as with an empty tree.
-			if pid, awake := x.awake(f); awake {
-				f.wut.insert([]*event{x.nextEvent(pid)})
-				continue
+			// start with the first process awake, as with an empty tree,
+			// or end the level as it does where none is. Returning
+			// without it, a level whose only awake process was covered
+			// reversed neither its own races nor the covered process's
+			// (testdata/regress/unrunnable-covered.blk).
+			pid, awake := x.firstAwake(f)
+			if !awake {
+				return
 			}
+			f.wut.insert([]*event{x.nextEvent(pid)})
+			continue
 		}
 		if !ok {
 			return
