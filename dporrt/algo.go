@@ -20,6 +20,7 @@ const (
 	ODPCS  Algorithm = "odpor-cs"
 	ODPCSO Algorithm = "odpor-cs-ob"
 	CODPOR Algorithm = "codpor"
+	CODPOB Algorithm = "codpor-ob"
 )
 
 // Loop is the exploration loop an algorithm runs on.
@@ -123,6 +124,9 @@ var Algorithms = []Info{
 	{Name: CODPOR, Loop: LoopOptimal, Check: CheckICs, StaticDep: true, NeedsICs: true,
 		Paper:   "Constrained optimal DPOR: the CAV'18 paper's constraints (Alg. 1) on the ISSTA'19 paper's wakeup trees with don't-do sets (Alg. 1), the integration ISSTA'19 Sec. 6 leaves as future work",
 		Promise: "races a constraint shows uniformly independent are no races, those it covers stop early, and no trace is sleep-set blocked without awaits; the final states and violations of dfs"},
+	{Name: CODPOB, Loop: LoopOptimal, Check: CheckICs, Observers: true, StaticDep: true, NeedsICs: true, AtMost: []Algorithm{ODPOB},
+		Paper:   "Constrained optimal DPOR with observers: codpor's constraints on odpor-cs-ob's wakeup trees (ISSTA'19 Alg. 2)",
+		Promise: "no more traces than odpor-ob: races a constraint shows uniformly independent are no races, and those after which every observer sees the same stop early; the violations of dfs, and its final states with --observe-final"},
 }
 
 // PreservesFinals reports whether the algorithm, run with opts, reaches

@@ -153,36 +153,105 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 	if x.localsUniform(i, pr, e, n) {
 		return verdict{uniform: true}
 	}
-	u := x.between(i, k)
 	floating := x.floatingWriter(i, k, pr)
-	var holds bool
-	x.detour(i, false, func() {
-		alt, ok := x.steps(u)
-		if !ok || x.procIndex(n.pid) < 0 {
-			// û or n cannot run at s[E'.û]: an event of û, shown
-			// uniformly independent of e (equal ends modulo process
-			// naming), spawned or enabled them only after e. Nothing
-			// can be checked there; the race is reversed, as n's
-			// process may exist without e in another order.
-			return
-		}
-		holds, v.uniform = x.pairCheck(pr, e.pid, n.pid)
-		v.uniform = v.uniform && !floating
-		if holds && !v.uniform && !n.virtual {
-			// A uniform race gets no back-set entry, so nothing starts
-			// the reversed order here and its sleep sequence would only
-			// cost: a state where it shrinks to one process asleep has
-			// every other process explored (see source).
-			// cdpor's dependency is the blocks' syntactic one: the events
-			// of n and e in the reversed order are known without running
-			// them.
-			v.cover(append(alt, x.staticEvent(n), x.staticEvent(e)))
-		}
-	})
+	cover, holds, uniform := x.constraintAt(i, k, pr)
+	v.uniform = uniform && !floating
+	if holds && !v.uniform && !n.virtual {
+		// A uniform race gets no back-set entry, so nothing starts the
+		// reversed order here and its sleep sequence would only cost: a
+		// state where it shrinks to one process asleep has every other
+		// process explored (see source).
+		v.cover(cover)
+	}
 	if !holds && !pr.pr.Exact && !n.virtual {
 		v.cover(x.stateCover(i, k))
 	}
 	return v
+}
+
+// dropUniform is the race callback of codpor-ob's scans (the plain one as
+// the loop goes, the observer one once the sequence is maximal): a race a
+// constraint shows uniformly independent is no race and no happens-before
+// edge, and its second event is marked as having lost a predecessor (see
+// coverCS).
+func (x *explorer) dropUniform(i, k int) bool {
+	if !x.uniformRace(i, k) {
+		return false
+	}
+	x.seq[k].dropped = true
+	return true
+}
+
+// uniformRace reports whether a constraint shows the race of e = seq[i]
+// with n = seq[k] uniformly independent, as judge does (codpor-ob, under
+// the observer dependency: see docs/algorithms.md). Never where a process
+// can block (see explorer.blocking), nor for a runtime error or the
+// virtual event of a blocked process.
+func (x *explorer) uniformRace(i, k int) bool {
+	e, n := x.seq[i], x.seq[k]
+	if x.blocking || n.err != nil || n.virtual {
+		return false
+	}
+	pr := x.ics.pair(e.block, n.block)
+	if pr.pr == nil || len(pr.pr.Constraints) == 0 {
+		return false
+	}
+	if x.localsUniform(i, pr, e, n) {
+		return true
+	}
+	if x.floatingWriter(i, k, pr) {
+		return false
+	}
+	// The verdict at s[E'.û] is fixed by e (its prefix E' with it) and the
+	// events of û: the observer scan, run on every maximal sequence, asks
+	// it again for each race it finds (DBP(8): 5.2 s without this).
+	var u []uint64
+	for j := i + 1; j < k; j++ {
+		if hb(x.seq[j], n) {
+			u = append(u, x.seq[j].id)
+		}
+	}
+	for _, m := range n.judged {
+		if m.e == e.id && slices.Equal(m.u, u) {
+			return m.uniform
+		}
+	}
+	_, _, uniform := x.constraintAt(i, k, pr)
+	n.judged = append(n.judged, judgment{e: e.id, u: u, uniform: uniform})
+	return uniform
+}
+
+// judgment is a verdict of uniformRace on a race with the event that
+// holds it: the first event's id, the ids of the events of û, and
+// whether a constraint holds uniformly at s[E'.û].
+type judgment struct {
+	e       uint64
+	u       []uint64
+	uniform bool
+}
+
+// constraintAt evaluates the constraints of pr for the race of e = seq[i]
+// with n = seq[k] in s[E'.û] (see judge): holds, some constraint holds
+// there; uniform, one holds uniformly (U⇒); cover, when one holds, û.n̂.ê,
+// whose run ends where e.û.n does. Where û or n cannot run at s[E'.û] (an
+// event of û, shown uniformly independent of e, spawned or enabled them
+// only after e), nothing holds: the race is reversed, as n's process may
+// exist without e in another order. The blocks' syntactic sets are the
+// dependency here: the events of n and e in the reversed order are known
+// without running them.
+func (x *explorer) constraintAt(i, k int, pr pairRef) (cover []*event, holds, uniform bool) {
+	e, n := x.seq[i], x.seq[k]
+	u := x.between(i, k)
+	x.detour(i, false, func() {
+		alt, ok := x.steps(u)
+		if !ok || x.procIndex(n.pid) < 0 {
+			return
+		}
+		if holds, uniform = x.pairCheck(pr, e.pid, n.pid); holds {
+			cover = append(alt, x.staticEvent(n), x.staticEvent(e))
+		}
+	})
+	return cover, holds, uniform
 }
 
 // floatingWriter reports whether an event before e = seq[i] that does not

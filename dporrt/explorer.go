@@ -212,10 +212,11 @@ type event struct {
 	readFrom []observation // the writes it observes (with observers)
 	id       uint64        // unique in the exploration
 	// dropped: a race of an earlier event with this one was found
-	// uniformly independent (codpor), and that event is not among its
-	// predecessors (see coverCS).
+	// uniformly independent (codpor, codpor-ob), and that event is not
+	// among its predecessors (see coverCS).
 	dropped bool
-	handled []uint64 // the races with this second event reversed (with observers: see raceFingerprint)
+	handled []uint64   // the races with this second event reversed (with observers: see raceFingerprint)
+	judged  []judgment // codpor-ob's verdicts on its races (see uniformRace)
 }
 
 // enChange records that a process became enabled (on) or not at a level.
@@ -266,9 +267,10 @@ type explorer struct {
 	dndSum                int // the don't-do sequences of the levels of the sequence (see noteDnD)
 	// blocking: some block of the program has an await guard. codpor then
 	// reverses the races a constraint shows uniformly independent as any
-	// other (their covers still stop them early): dropping them from
-	// happens-before hid a race of a blocked process's virtual event and
-	// codpor missed a final state (testdata/regress/blocked-kept.blk).
+	// other (their covers still stop them early), and codpor-ob takes no
+	// race as uniform: dropping them from happens-before hid a race of a
+	// blocked process's virtual event and codpor missed a final state
+	// (testdata/regress/blocked-kept.blk).
 	blocking bool
 	events   uint64 // events stepped, for their ids
 }

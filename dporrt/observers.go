@@ -110,12 +110,22 @@ type observation struct {
 // for any other race v is notdep(e, E).ê'. Every race of the sequence is
 // looked at, not only those of its new events: a new event can observe an
 // old write and make an old pair of writes a race.
+//
+// codpor-ob: a race a constraint shows uniformly independent is no race
+// and no happens-before edge (see dropUniform and docs/algorithms.md for
+// why U⇒ holds under observers), and a race of two events that are not
+// only writes is reversed as codpor reverses it (see reverse). Where a
+// process can block, no race is uniform (see explorer.blocking) and every
+// race is reversed as odpor-cs-ob reverses it.
 func (x *explorer) observedRaces() {
 	x.observe(x.opts.ObserveFinal)
 	x.observing = true
 	var races [][2]int
 	for k := range x.seq {
 		x.scan(k, func(i, k int) bool {
+			if x.ics != nil && x.dropUniform(i, k) {
+				return true // codpor-ob: no race, no happens-before edge
+			}
 			races = append(races, [2]int{i, k})
 			return false
 		})
@@ -136,16 +146,18 @@ func (x *explorer) observedRaces() {
 		switch {
 		case x.check != nil && ww:
 			x.reverseObservedCS(i, k)
-		case x.check != nil:
-			x.reverseCS(i, k)
 		case ww:
 			x.reverse(i, x.observedTail(i, k))
+		case x.ics != nil && !x.blocking:
+			x.reverse(i, []int{k}) // codpor-ob: as codpor reverses it
+		case x.check != nil:
+			x.reverseCS(i, k)
 		default:
 			x.reverse(i, []int{k})
 		}
 	}
 	for k := range x.seq { // back to the plain happens-before
-		x.clock(k)
+		x.scanOptimal(k)
 	}
 }
 

@@ -239,7 +239,9 @@ func (x *explorer) reverseCS(i, k int) {
 		return
 	}
 	pos := append(x.notdep(i, k), k)
-	x.coverSame(i, k, pos)
+	if x.ics == nil || !x.lostEdge(i, k) { // codpor-ob: see coverCS
+		x.coverSame(i, k, pos)
+	}
 	x.insertWUT(i, x.sequenceAt(pos, i, k))
 }
 
@@ -267,12 +269,21 @@ func (x *explorer) coverSame(i, k int, pos []int) {
 // block fails without p0 having run: that error's final state was lost
 // (24 of dfs's 25 final states). With the guard: 25.
 func (x *explorer) coverCS(i, k int) {
-	for j := i + 1; j <= k; j++ {
+	if !x.lostEdge(i, k) {
+		x.coverSame(i, k, append(x.notdep(i, k), k))
+	}
+}
+
+// lostEdge reports whether an event after e = seq[i], up to seq[last],
+// lost a predecessor to a uniform race (see coverCS): the checks of
+// codpor and codpor-ob are not made over such events.
+func (x *explorer) lostEdge(i, last int) bool {
+	for j := i + 1; j <= last; j++ {
 		if x.seq[j].dropped {
-			return
+			return true
 		}
 	}
-	x.coverSame(i, k, append(x.notdep(i, k), k))
+	return false
 }
 
 // sequenceAt returns the events at the positions pos as entries of a
@@ -409,7 +420,11 @@ func (x *explorer) reverseObservedCS(i, k int) {
 	}
 	var alt []int
 	modObs := !related
-	if modObs {
+	switch {
+	case x.ics != nil && x.lostEdge(i, tail[len(tail)-1]):
+		// codpor-ob: no check over an event that lost a predecessor to
+		// a uniform race (see coverCS).
+	case modObs:
 		o := tail[len(tail)-1]
 		var others []int // the observers v does not hold
 		for _, b := range obs {
@@ -418,7 +433,7 @@ func (x *explorer) reverseObservedCS(i, k int) {
 			}
 		}
 		alt = x.sameObservations(i, o, pos, others, obs)
-	} else {
+	default:
 		alt = x.sameEnd(i, k, append(nd, k))
 	}
 	if alt != nil {

@@ -171,12 +171,15 @@ func (x *explorer) optimal(depth int) {
 // scanOptimal computes the vector clock of the event at position k and
 // notes its races, to be reversed once the sequence is maximal (see
 // detectRaces). With observers the races wait for the observers (see
-// observedRaces); with independence constraints (codpor) each race is
-// judged now, as cdpor does: one a constraint shows uniformly independent
-// is no race and no happens-before edge, and the sequences that cover a
-// reversal go into the don't-do set where it would start.
+// observedRaces), codpor-ob's uniform races left out of the clock here
+// too (see dropUniform); with independence constraints (codpor) each race
+// is judged now, as cdpor does: one a constraint shows uniformly
+// independent is no race and no happens-before edge, and the sequences
+// that cover a reversal go into the don't-do set where it would start.
 func (x *explorer) scanOptimal(k int) {
 	switch {
+	case x.info.Observers && x.ics != nil:
+		x.scan(k, x.dropUniform)
 	case x.info.Observers:
 		x.clock(k)
 	case x.ics != nil:
@@ -301,12 +304,16 @@ func (x *explorer) reverseNow(i, k int) bool {
 // is explored though covered (see wakeupTree.skippable). On the synth
 // package's 300 generated programs, that took codpor's complete traces
 // from 15,800 to 15,703, and the programs where it explores more than
-// odpor-cs from 27 to 9.
+// odpor-cs from 27 to 9. Last, E's order is kept where no event after e
+// lost a predecessor to a uniform race (see lostEdge): happens-before
+// after e is then odpor-cs's, and so is v (codpor-ob: odpor-cs-ob's).
+// Without constraints that hold uniformly, codpor then explores what
+// odpor-cs does.
 func (x *explorer) reverse(i int, tail []int) bool {
 	k := tail[0]
-	// codpor puts e' right after the events before it that it happens
-	// after (see above); the others keep E's order, e' last.
-	early := x.ics != nil && len(tail) == 1 && !x.blocking
+	// codpor and codpor-ob put e' right after the events before it that
+	// it happens after (see above); the others keep E's order, e' last.
+	early := x.ics != nil && len(tail) == 1 && !x.blocking && x.lostEdge(i, len(x.seq)-1)
 	if b, ok := x.born[x.seq[k].pid]; ok && b > i {
 		early = false
 	}

@@ -2,16 +2,19 @@ package synth
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/ic"
 )
 
 // TestCDPORDifferential: with synthesized ICs, cdpor and codpor reach
 // exactly dfs's final states and findings on every example program and
-// every program of testdata/regress, and cdpor never explores more complete
-// traces than sdpor.
+// every program of testdata/regress, and codpor-ob its findings, and with
+// ObserveFinal its final states too; cdpor never explores more complete
+// traces than sdpor, nor codpor-ob than odpor-ob.
 func TestCDPORDifferential(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.blk")
 	regress, _ := filepath.Glob("../testdata/regress/*.blk")
@@ -45,15 +48,31 @@ func TestCDPORDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, r := range []struct {
+			type run struct {
 				name  string
 				res   *dporrt.Result
 				bound map[string]*dporrt.Result
-			}{
-				{"cdpor", cd, map[string]*dporrt.Result{"sdpor": sd}},
-				{"codpor", co, nil}, // not bound yet by cdpor nor odpor-cs: see docs/algorithms.md
-			} {
-				if ok, why := r.res.Agrees(oracle); !ok {
+				final bool // it preserves the final states
+			}
+			runs := []run{
+				{"cdpor", cd, map[string]*dporrt.Result{"sdpor": sd}, true},
+				{"codpor", co, nil, true}, // not bound yet by cdpor nor odpor-cs: see docs/algorithms.md
+			}
+			for _, fin := range []bool{false, true} {
+				ob, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.ODPOB, ObserveFinal: fin})
+				cob, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CODPOB, ICs: ics, ObserveFinal: fin})
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := map[bool]string{false: "codpor-ob", true: "codpor-ob (observe final)"}[fin]
+				runs = append(runs, run{name, cob, map[string]*dporrt.Result{"odpor-ob": ob}, fin})
+			}
+			for _, r := range runs {
+				agrees := r.res.AgreesOnFindings
+				if r.final {
+					agrees = r.res.Agrees
+				}
+				if ok, why := agrees(oracle); !ok {
 					t.Errorf("%s differs from dfs: %s", r.name, why)
 				}
 				for b, br := range r.bound {
@@ -118,16 +137,7 @@ func TestBenchPrograms(t *testing.T) {
 		{"dbp.blk", []int64{2, 3}, pow2},
 		{"bb.blk", []int64{2, 3, 5}, pow2},
 	} {
-		p := compileFile(t, filepath.Join("../testdata/bench", tc.file))
-		ics, _, err := Run(context.Background(), p, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range tc.sizes {
-			m, err := dporrt.New(p, map[string]int64{"N": n})
-			if err != nil {
-				t.Fatal(err)
-			}
+		benchSizes(t, tc.file, tc.sizes, func(n int64, m *dporrt.Machine, ics *ic.File) {
 			cd, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics})
 			if err != nil {
 				t.Fatal(err)
@@ -152,13 +162,87 @@ func TestBenchPrograms(t *testing.T) {
 			}
 			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
 			if oracle.Cut {
-				continue
+				return
 			}
 			for _, r := range []*dporrt.Result{cd, co} {
 				if ok, why := r.Agrees(oracle); !ok {
 					t.Errorf("%s N=%d: %s differs from dfs: %s", tc.file, n, map[bool]string{true: "cdpor", false: "codpor"}[r == cd], why)
 				}
 			}
+		})
+	}
+}
+
+// benchSizes compiles the benchmark program file of testdata/bench,
+// synthesizes its ICs, and calls check with the machine of each size.
+func benchSizes(t *testing.T, file string, sizes []int64, check func(n int64, m *dporrt.Machine, ics *ic.File)) {
+	t.Helper()
+	p := compileFile(t, filepath.Join("../testdata/bench", file))
+	ics, _, err := Run(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range sizes {
+		m, err := dporrt.New(p, map[string]int64{"N": n})
+		if err != nil {
+			t.Fatal(err)
 		}
+		check(n, m, ics)
+	}
+}
+
+// TestISSTABenchCodporOb: on the ISSTA'19 benchmark programs at small
+// sizes, codpor-ob explores no more complete traces than odpor-cs-ob, in
+// no more states, and 1 where the ISSTA'19 paper's ODPOR_cs^ob column has 1
+// (FR-a, LW, abs, Fib, QS, MS); 2^N on DBP and BB (without ObserveFinal,
+// the paper's setting: with it, the last writer of FR-a and LW is a real
+// choice); it finds dfs's violations and, with ObserveFinal, its final
+// states.
+func TestISSTABenchCodporOb(t *testing.T) {
+	one := func(int64) int { return 1 }
+	pow2 := func(n int64) int { return 1 << n }
+	for _, tc := range []struct {
+		file  string
+		sizes []int64
+		want  func(n int64) int // the complete traces, nil: only odpor-cs-ob's bound
+	}{
+		{"fra.blk", []int64{3, 4}, one},
+		{"lw.blk", []int64{3, 5}, one},
+		{"abs.blk", []int64{2, 3}, one},
+		{"fib.blk", []int64{3, 4}, one},
+		{"qs.blk", []int64{3, 5}, one},
+		{"ms.blk", []int64{3, 5}, one},
+		{"dbp.blk", []int64{2, 3, 4}, pow2},
+		{"bb.blk", []int64{2, 3}, pow2},
+		{"fr.blk", []int64{2, 3}, nil},
+		{"lam.blk", []int64{2}, nil},
+	} {
+		benchSizes(t, tc.file, tc.sizes, func(n int64, m *dporrt.Machine, ics *ic.File) {
+			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
+			for _, fin := range []bool{false, true} {
+				cs, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.ODPCSO, ObserveFinal: fin})
+				co, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CODPOB, ICs: ics, ObserveFinal: fin})
+				if err != nil {
+					t.Fatal(err)
+				}
+				label := fmt.Sprintf("%s N=%d (observe final %v)", tc.file, n, fin)
+				if co.Traces > cs.Traces || co.States > cs.States {
+					t.Errorf("%s: codpor-ob explores %d complete traces in %d states, odpor-cs-ob %d in %d", label, co.Traces, co.States, cs.Traces, cs.States)
+				}
+				if tc.want != nil && !fin && co.Traces != tc.want(n) {
+					t.Errorf("%s: codpor-ob explores %d complete traces, want %d", label, co.Traces, tc.want(n))
+				}
+				if oracle.Cut {
+					continue
+				}
+				agrees := co.AgreesOnFindings
+				if fin {
+					agrees = co.Agrees
+				}
+				if ok, why := agrees(oracle); !ok {
+					t.Errorf("%s: codpor-ob differs from dfs: %s", label, why)
+				}
+			}
+		})
 	}
 }

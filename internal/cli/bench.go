@@ -64,7 +64,7 @@ var benchTables = []benchTable{
 		{"G^cs", dporrt.CSDPOR, dporrt.CDPOR, false},
 		{"G^smt", dporrt.CSDPOR, dporrt.CDPOR, true},
 	}},
-	{name: "issta19", sizes: sizesLine("issta19-sizes"), algos: "csdpor,odpor-ob,odpor-cs-ob,codpor", traces: "E", dnd: true, gains: []gain{
+	{name: "issta19", sizes: sizesLine("issta19-sizes"), algos: "csdpor,odpor-ob,odpor-cs-ob,codpor,codpor-ob", traces: "E", dnd: true, gains: []gain{
 		{"G_T^cs", dporrt.CSDPOR, dporrt.ODPCSO, false},
 		{"G_T^ob", dporrt.ODPOB, dporrt.ODPCSO, false},
 	}},
@@ -116,9 +116,9 @@ the time to synthesize the ICs (once per program, used by cdpor at every
 size); and the speedups G^s = T(sdpor)/T(cdpor), G^cs = T(csdpor)/T(cdpor)
 and G^smt = T(csdpor)/(T(cdpor)+T^smt).
 
-issta19: for each algorithm (default csdpor, odpor-ob, odpor-cs-ob, codpor) the
-complete traces (E), the states (S) and the time (T); for those that keep
-don't-do sets (odpor-cs, odpor-cs-ob, codpor) also MD, the largest sum of the
+issta19: for each algorithm (default csdpor, odpor-ob, odpor-cs-ob, codpor,
+codpor-ob) the complete traces (E), the states (S) and the time (T); for
+those that keep don't-do sets (odpor-cs, odpor-cs-ob, codpor, codpor-ob) also MD, the largest sum of the
 don't-do set sizes along a sequence, MS, the states of the longest
 sequence (root included), and RSS, the peak resident memory in MiB; and the
 speedups G_T^cs = T(csdpor)/T(odpor-cs-ob) and
