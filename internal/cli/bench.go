@@ -143,8 +143,8 @@ a second.
 
 Every run is a separate icgen process, so one blow-up cannot take the table
 down; its resident memory is watched and the run is stopped beyond
---max-memory. sdpor and csdpor use --dep (static by default, as the papers'
-tools do); ` + staticDepHelp(),
+--max-memory. sdpor uses --dep (static by default, as the papers' tools
+do); ` + staticDepHelp(),
 		Example: `  icgen bench
   icgen bench --table issta19 --timeout 120s
   icgen bench --table issta19 --algos odpor,odpor-cs,odpor-ob,odpor-cs-ob testdata/bench/lw.blk
@@ -233,7 +233,7 @@ tools do); ` + staticDepHelp(),
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time budget of each run")
 	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
 	f.StringVar(&format, "format", "md", "output: md, csv or json")
-	f.StringVar(&dep, "dep", "static", "dependency of sdpor and csdpor: static or dynamic")
+	f.StringVar(&dep, "dep", "static", "dependency of sdpor: static or dynamic")
 	f.IntVar(&maxMem, "max-memory", 4096, "stop a run whose resident memory exceeds this many MiB")
 	f.BoolVar(&showPrg, "progress", false, "show the runs' progress on stderr even where it is not a terminal (plain lines, one a second)")
 	return cmd

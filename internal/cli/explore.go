@@ -87,7 +87,7 @@ interrupted (nothing is written then).`,
   icgen explore --dep static --max-states 100000 testdata/fib.blk
   icgen explore --algo cdpor testdata/fig1.blk
   icgen explore --algo odpor-ob --observe-final testdata/issta19.blk
-  icgen explore --algo csdpor --dep static testdata/fig1.blk
+  icgen explore --algo csdpor testdata/fig1.blk
   icgen synth testdata/fib.blk && icgen explore --algo cdpor --ics testdata/fib.ic.json -D N=8 testdata/fib.blk
   icgen explore --json testdata/prodcons.blk
   icgen explore --progress --algo sdpor -D N=7 testdata/bench/fib.blk 2> progress.log
@@ -432,9 +432,14 @@ func staticDepHelp() string {
 	if len(names) == 0 {
 		return ""
 	}
-	return strings.Join(names, " and ") + ` always use the static dependency: their
-reasoning (uniform independence, weak initials in a wakeup tree) needs a
-dependency that holds in every state.`
+	list := names[len(names)-1]
+	if len(names) > 1 {
+		list = strings.Join(names[:len(names)-1], ", ") + " and " + list
+	}
+	return list + ` always use the static dependency: their
+reasoning (uniform independence, weak initials in a wakeup tree, sleep
+sequences recorded in one state and used in others) needs a dependency
+that holds in every state.`
 }
 
 // finalsPreserved reports whether the run reaches every final state dfs

@@ -44,7 +44,7 @@ func TestExploreCommand(t *testing.T) {
 	}
 	// csdpor (the CDPOR paper's Example 2, with covers carried past
 	// commuting events): 1 complete trace, 3 covered stops.
-	out, _, code = icgen("explore", "--algo", "csdpor", "--dep", "static", "--json", "../../testdata/fig1.blk")
+	out, _, code = icgen("explore", "--algo", "csdpor", "--json", "../../testdata/fig1.blk")
 	if code != ExitOK || !strings.Contains(out, `"algo": "csdpor"`) || !strings.Contains(out, `"dependency": "static"`) || !strings.Contains(out, `"traces": 1,`) || !strings.Contains(out, `"covered": 3,`) {
 		t.Errorf("csdpor on fig1: exit %d\n%s", code, out)
 	}
