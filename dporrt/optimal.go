@@ -135,8 +135,9 @@ func (x *explorer) optimal(depth int) {
 				f.wut.insert(v)
 			}
 			// The races its subtree would have reversed here are
-			// unknown: every other process is explored (see wakeAll).
-			x.wakeAll(f)
+			// unknown: where nothing else is left, another process
+			// starts the level again (see wakeOne).
+			x.wakeOne(f)
 			continue
 		}
 		sub := f.wut.subtree(pid)
