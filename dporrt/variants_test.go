@@ -1,0 +1,82 @@
+package dporrt
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// TestBenchVariants checks the programs of bench/variants, each a
+// benchmark of testdata/bench changed in one place to show where a count of
+// the ISSTA'19 table comes from (bench/RESULTS.md, "Above the paper's
+// counts"): every algorithm reaches dfs's final states and findings on them
+// at small sizes.
+func TestBenchVariants(t *testing.T) {
+	files, _ := filepath.Glob("../bench/variants/*.blk")
+	if len(files) == 0 {
+		t.Fatal("no programs in bench/variants")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			m, err := New(compileFile(t, file), map[string]int64{"N": 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !differential(t, file, m, 300000, nil) {
+				t.Fatal("dfs does not finish within the bound")
+			}
+		})
+	}
+}
+
+// TestBenchVariantCounts holds the counts RESULTS.md reads from the
+// variants, at sizes that take milliseconds: the N! orders odpor-ob
+// explores on QS are those of its placement counter, the 2^N traces
+// odpor-cs-ob explores on DBP those of the answers the clients keep, and
+// its 1 + N * 2^(N-1) on FR those of a reader that keeps the value it read
+// (one that keeps only whether the value is positive leaves 2).
+func TestBenchVariantCounts(t *testing.T) {
+	traces := func(file string, algo Algorithm, n int64) int {
+		t.Helper()
+		m, err := New(compileFile(t, file), map[string]int64{"N": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Explore(m, Options{Algo: algo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Cut {
+			t.Fatalf("%s N=%d: %s stopped: %s", file, n, algo, r.CutBy)
+		}
+		return r.Traces
+	}
+	fact := func(n int) int {
+		f := 1
+		for i := 2; i <= n; i++ {
+			f *= i
+		}
+		return f
+	}
+	for _, c := range []struct {
+		file string
+		algo Algorithm
+		n    int64
+		want int
+	}{
+		{"../testdata/bench/qs.blk", ODPOB, 6, fact(6)},
+		{"../testdata/bench/qs.blk", ODPOR, 6, fact(6)},
+		{"../bench/variants/qs-nocount.blk", ODPOB, 8, 1},
+		{"../testdata/bench/dbp.blk", ODPCSO, 4, 1 << 4},
+		{"../bench/variants/dbp-local.blk", ODPCSO, 4, 1},
+		{"../testdata/bench/fr.blk", ODPCSO, 5, 1 + 5*(1<<4)},
+		{"../bench/variants/fr-pos.blk", ODPCSO, 5, 2},
+	} {
+		t.Run(fmt.Sprintf("%s/%s/%d", filepath.Base(c.file), c.algo, c.n), func(t *testing.T) {
+			if got := traces(c.file, c.algo, c.n); got != c.want {
+				t.Errorf("%d complete traces, want %d", got, c.want)
+			}
+		})
+	}
+}
