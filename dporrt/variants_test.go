@@ -80,3 +80,49 @@ func TestBenchVariantCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestDifferentialFloatingReaders runs every algorithm against dfs, with
+// the registry's AtMost bounds, on FR's shape (N writers of one global and
+// a reader spawned after them) with readers that tell the values they read
+// apart more or less finely. Such a reader once made odpor-cs-ob explore
+// more complete traces than odpor-ob (dporrt/testdata/regress/cs-wake-all.blk);
+// the generated programs of TestDifferentialRandom never have that shape.
+func TestDifferentialFloatingReaders(t *testing.T) {
+	readers := []string{
+		"seen = x;",
+		"if (x == N) { seen = 1; }",
+		"if (x > 0) { seen = 1; }",
+		"if (x > N / 2) { seen = 1; }",
+		"if (x % 2 == 0) { seen = 1; }",
+		"assert(x != N - 1);",
+		"if (x == 1) { seen = x; } else { x = 0; }",
+	}
+	for _, n := range []int{3, 4, 5} {
+		for i, r := range readers {
+			name := fmt.Sprintf("N=%d/reader%d", n, i)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				src := fmt.Sprintf(`param N = %d;
+global int x = 0, seen = -1;
+proc writer(int id) { x = id; }
+proc reader() { %s }
+init {
+  int i = 1;
+  while (i <= N) {
+    spawn writer(i);
+    i = i + 1;
+  }
+  spawn reader();
+}
+`, n, r)
+				m, err := New(compileSrc(t, src), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !differential(t, name+": "+r, m, 300000, nil) {
+					t.Fatal("dfs does not finish within the bound")
+				}
+			})
+		}
+	}
+}
