@@ -77,7 +77,7 @@ func (x *explorer) noteDnD(d int) {
 // the races it would have reversed here are unknown; without a process to
 // go on with, a level whose tree held only a covered process explored
 // nothing else (dporrt/testdata/regress/cs-lone-covered.blk). Exploring
-// every such process instead, as the source loop does for csdpor, made
+// every such process instead, as the source loop does, made
 // odpor-cs-ob explore more complete traces than odpor-ob
 // (dporrt/testdata/regress/cs-wake-all.blk).
 func (x *explorer) wakeOne(f *level) {
