@@ -91,8 +91,7 @@ func (x *explorer) between(i, k int) []PID {
 // events that commute explore the Euler zigzag number of their orders (272
 // traces for 7; the ISSTA'19 paper's Problem II, Sec. 3.2).
 //
-// Each entry carried is q's event as it runs at E.p: with the dynamic
-// dependency it may touch other locations than at E. The three states a
+// Each entry carried is q's event as it runs at E.p. The three states a
 // check reaches, E.p.q, E.q and E.q.p, count as states; a check is
 // refused (no carry) when q cannot run or either order raises a runtime
 // error.

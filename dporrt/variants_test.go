@@ -6,30 +6,6 @@ import (
 	"testing"
 )
 
-// TestBenchVariants checks the programs of bench/variants, each a
-// benchmark of testdata/bench changed in one place to show where a count of
-// the ISSTA'19 table comes from (bench/RESULTS.md, "Above the paper's
-// counts"): every algorithm reaches dfs's final states and findings on them
-// at small sizes.
-func TestBenchVariants(t *testing.T) {
-	files, _ := filepath.Glob("../bench/variants/*.blk")
-	if len(files) == 0 {
-		t.Fatal("no programs in bench/variants")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			m, err := New(compileFile(t, file), map[string]int64{"N": 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !differential(t, file, m, 300000, nil) {
-				t.Fatal("dfs does not finish within the bound")
-			}
-		})
-	}
-}
-
 // TestBenchVariantCounts holds the counts RESULTS.md reads from the
 // variants, at sizes that take milliseconds: the N! orders odpor-ob
 // explores on QS are those of its placement counter, the 2^N traces
