@@ -105,6 +105,9 @@ type Block struct {
 	// has written each of them. Writes inside called funcs are not
 	// counted (fewer, never wrong).
 	MustWrite []*Var
+	// Cells are the global arrays the block touches only at indices fixed
+	// when it starts (see CellAccess), in declaration order.
+	Cells []CellAccess
 }
 
 func (b *Block) String() string { return b.ID }
@@ -452,6 +455,7 @@ func buildBlocks(prog *Program, pr *Proc, sums map[*Func]*summary) {
 		}
 		b.Reads, b.Writes, b.Calls = rw.reads.sorted(), rw.writes.sorted(), rw.calls
 		b.MustWrite = mustWrite(pr.Nodes, b.Point.Node, in)
+		arrayCells(prog, pr, b, sums)
 		for _, nb := range pr.Blocks {
 			if next[nb] {
 				b.Next = append(b.Next, nb)

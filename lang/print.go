@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -83,7 +84,8 @@ func FormatBlocks(p *Program) string {
 }
 
 // BlockSummary renders one block on one line: id, reads, writes, the blocks
-// that may follow (and "end"), spawns, calls, in-block loops and live locals.
+// that may follow (and "end"), spawns, calls, in-block loops, the cells of
+// its fixed indices and live locals.
 func BlockSummary(bl *Block) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "block %s: reads %s writes %s next {", bl.ID, VarSetText(bl.Reads), VarSetText(bl.Writes))
@@ -116,8 +118,25 @@ func BlockSummary(bl *Block) string {
 		}
 		fmt.Fprintf(&b, " loops {%s}", strings.Join(hs, ", "))
 	}
+	if cells := CellsText(bl); len(cells) > 0 {
+		fmt.Fprintf(&b, " cells {%s}", strings.Join(cells, ", "))
+	}
 	fmt.Fprintf(&b, " live %s", VarSetText(bl.Point.Live))
 	return b.String()
+}
+
+// CellsText renders the cells of a block's fixed indices (Block.Cells) as
+// a[e], once per array and index text, in declaration order.
+func CellsText(bl *Block) []string {
+	var out []string
+	for _, c := range bl.Cells {
+		for _, e := range slices.Concat(c.Reads, c.Writes) {
+			if s := c.Array.Name + "[" + ExprString(e) + "]"; !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // VarSetText renders variables as {a, b} in the given order.

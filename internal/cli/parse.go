@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -72,7 +73,14 @@ func writeBlocks(e *env, p *lang.Program) {
 	fmt.Fprintf(e.stdout, "%s: %d proc%s, %d block%s\n", p.File, len(p.Procs), plural(len(p.Procs)), len(p.Blocks), plural(len(p.Blocks)))
 	var buf strings.Builder
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BLOCK\tAT\tREADS\tWRITES\tNEXT\tSPAWNS")
+	// CELLS, when some block has them: the array cells it indexes at fixed
+	// indices, which the static dependency tells apart.
+	cells := slices.ContainsFunc(p.Blocks, func(b *lang.Block) bool { return len(b.Cells) > 0 })
+	head := "BLOCK\tAT\tREADS\tWRITES\tNEXT\tSPAWNS"
+	if cells {
+		head += "\tCELLS"
+	}
+	fmt.Fprintln(tw, head)
 	for _, b := range p.Blocks {
 		next := blockNames(b.Next)
 		if b.MayEnd {
@@ -85,7 +93,11 @@ func writeBlocks(e *env, p *lang.Program) {
 		if b.Point.Guard != nil {
 			at += " await"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.ID, at, varNames(b.Reads), varNames(b.Writes), next, procNames(b.Spawns))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", b.ID, at, varNames(b.Reads), varNames(b.Writes), next, procNames(b.Spawns))
+		if cells {
+			fmt.Fprintf(tw, "\t%s", strings.Join(lang.CellsText(b), ", "))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
@@ -108,6 +120,9 @@ type blockJSON struct {
 	Spawns []string `json:"spawns"`
 	Calls  []string `json:"calls"`
 	Loops  int      `json:"loops"`
+	// Cells: the array cells the block indexes at fixed indices, as a[e]
+	// (lang.Block.Cells); the static dependency tells them apart.
+	Cells []string `json:"cells"`
 }
 
 type varJSON struct {
@@ -174,6 +189,7 @@ func programJSON(p *lang.Program, ir bool) any {
 			Spawns: names(b.Spawns, func(p *lang.Proc) string { return p.Name }),
 			Calls:  names(b.Calls, func(f *lang.Func) string { return f.Name }),
 			Loops:  len(b.Loops),
+			Cells:  append([]string{}, lang.CellsText(b)...),
 		})
 	}
 	if ir {
