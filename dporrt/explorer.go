@@ -53,7 +53,11 @@ type Options struct {
 	// are then observed, and the final states are preserved as well as the
 	// violations (see Info.Observers).
 	ObserveFinal bool
-	_            struct{}
+	// WholeArrays makes the static dependency take every array as one
+	// location, as the papers' tools do, where it otherwise tells apart the
+	// cells blocks index at fixed indices (see eventSets).
+	WholeArrays bool
+	_           struct{}
 }
 
 // Stats are the counts of an exploration.
@@ -217,6 +221,9 @@ type event struct {
 	dropped bool
 	handled []uint64   // the races with this second event reversed (with observers: see raceFingerprint)
 	judged  []judgment // codpor-ob's verdicts on its races (see uniformRace)
+	// sets are the static read and write sets of a blocked process's
+	// virtual event, whose reads are only its guard's (see staticEvent).
+	sets *[2][]Loc
 }
 
 // enChange records that a process became enabled (on) or not at a level.
@@ -258,6 +265,8 @@ type explorer struct {
 	touched   []int // scratch of blockedRaces
 	snapBytes int
 	static    map[*lang.Block][3][]Loc // blockSets, by block
+	cellEval  State                    // evaluates fixed indices (see eventSets)
+	cells     []bool                   // the arrays whose cells the static dependency tells apart, by lang.Var.Index (nil: none)
 	maxDepth  int
 	onLevel   func(x *explorer, depth int) // see explore
 	entries   []int                        // per level, the states when it was entered (see estimate)
@@ -282,6 +291,9 @@ func newExplorer(m *Machine, opts Options) *explorer {
 		x.maxDepth = DefaultMaxDepth
 	}
 	x.finalLimit, x.snapLimit = MaxFinalBytes, maxSnapBytes
+	if !opts.WholeArrays {
+		x.cells = m.cells
+	}
 	return x
 }
 
@@ -481,6 +493,11 @@ func (x *explorer) procIndex(pid PID) int { return x.st.Find(pid) }
 // races are (see races).
 func (x *explorer) step(pid PID, record bool) (*event, []int) {
 	i := x.procIndex(pid)
+	var reads, writes []Loc
+	if x.opts.Dep == Static {
+		p := x.st.Procs[i]
+		reads, writes = x.eventSets(p.Point.Block, p.Locals)
+	}
 	mark := x.st.Mark()
 	viol := len(x.st.Violations)
 	withICs := x.ics != nil && !x.detouring
@@ -493,7 +510,7 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 	x.events++
 	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre, id: x.events}
 	if x.opts.Dep == Static {
-		ev.reads, ev.writes = x.staticSets(e.Block)
+		ev.reads, ev.writes = reads, writes
 		if x.info.Observers {
 			ev.wrote = slices.Clone(e.Writes)
 		}
@@ -525,9 +542,12 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 }
 
 // staticSets returns the global locations a block may read and write, as
-// the static dependency sees them: one location (the first) per global,
-// arrays whole, which intersect exactly when the globals do. They are
-// computed once per block and shared: callers must not change them.
+// the static dependency sees them whatever the block's locals: one
+// location per scalar, every cell of an array whose cells are told apart
+// (see trackCells), the first location of any other array, which
+// intersect exactly when the globals do. They are computed once per block
+// and shared: callers must not change them. An event's own sets may name
+// fewer cells (see eventSets).
 func (x *explorer) staticSets(b *lang.Block) (reads, writes []Loc) {
 	s := x.blockSets(b)
 	return s[0], s[1]
@@ -543,21 +563,10 @@ func (x *explorer) blockSets(b *lang.Block) [3][]Loc {
 	if s, ok := x.static[b]; ok {
 		return s
 	}
-	locs := func(vs []*lang.Var) []Loc {
-		var out []Loc
-		for _, v := range vs {
-			if v.Kind == lang.Global {
-				first, _ := x.m.GlobalLocs(v)
-				out = append(out, first)
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
 	if x.static == nil {
 		x.static = map[*lang.Block][3][]Loc{}
 	}
-	s := [3][]Loc{locs(b.Reads), locs(b.Writes), locs(b.MustWrite)}
+	s := [3][]Loc{x.staticLocs(b.Reads), x.staticLocs(b.Writes), x.staticLocs(b.MustWrite)}
 	x.static[b] = s
 	return s
 }

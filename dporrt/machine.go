@@ -36,6 +36,9 @@ type Machine struct {
 	guarded     []int
 	guardVars   [][]uint64
 	guardWrites [][]uint64
+	// cells marks the arrays (by lang.Var.Index) whose cells the static
+	// dependency tells apart (see trackCells).
+	cells []bool
 
 	pids *pidTable // the process ids of its states
 
@@ -155,6 +158,7 @@ func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
 		m.guardVars[id] = globals(pt.Block.Reads)
 		m.guardWrites[id] = globals(pt.Block.Writes)
 	}
+	m.trackCells()
 	return m, nil
 }
 

@@ -43,17 +43,17 @@ func writeWriteObserved(a, b *event) bool {
 }
 
 // observe sets the observed locations of every event of the sequence:
-// the globals (named by their first location, as the static sets name
-// them) of which it wrote a cell that a later event may read before
-// another event writes that cell. A read is judged on the static read set
-// (a block may read any cell of a global it names), an overwrite on what
-// the event really wrote: the static write set of a block that writes
-// arr[0] names all of arr, and taking it as an overwrite of arr[1] would
-// lose an observation. With final (Options.ObserveFinal), the values left
+// the static locations (see key: a cell of an array whose cells are told
+// apart, else the global's first location) of which it wrote a cell that
+// a later event may read before another event writes that cell. A read is
+// judged on the static read set (a block may read any cell its static
+// location stands for), an overwrite on what the event really wrote: the
+// static write set of a block that writes arr[j] names all of arr, and
+// taking it as an overwrite of arr[1] would lose an observation. With final (Options.ObserveFinal), the values left
 // at the end are read by a virtual last event.
 func (x *explorer) observe(final bool) {
 	last := make(map[Loc]int)         // a cell's last writer
-	live := make(map[Loc]map[int]int) // per global: writers whose value is still in some cell, with how many
+	live := make(map[Loc]map[int]int) // per static location: writers whose value is still in some of its cells, with how many
 	mark := func(k int, g Loc) { x.seq[k].observed = append(x.seq[k].observed, g) }
 	for _, ev := range x.seq {
 		ev.observed, ev.readFrom = ev.observed[:0], ev.readFrom[:0]
@@ -68,7 +68,7 @@ func (x *explorer) observe(final bool) {
 			}
 		}
 		for _, c := range ev.wrote {
-			g := Loc(x.m.offset[x.m.global(c)])
+			g := x.key(c)
 			if live[g] == nil {
 				live[g] = make(map[int]int)
 			}
@@ -95,7 +95,7 @@ func (x *explorer) observe(final bool) {
 }
 
 // observation is a write an event observes: the writer's position and
-// the global (its first location).
+// the static location (see key).
 type observation struct {
 	writer int
 	global Loc
@@ -345,25 +345,26 @@ func (x *explorer) observedIn(seq []*event) [][]Loc {
 	return obs
 }
 
-// mayBeObserved reports whether the write of global g (its first
-// location) by seq[a] may be read: a later event reads g before one
-// surely overwrites it, or none does.
+// mayBeObserved reports whether the write of static location g (see key)
+// by seq[a] may be read: a later event reads g before one surely
+// overwrites it (only a location of one cell can be), or none does.
 func (x *explorer) mayBeObserved(seq []*event, a int, g Loc) bool {
-	scalar := x.m.size[x.m.global(g)] == 1
+	one := x.oneCell(g)
 	for b := a + 1; b < len(seq); b++ {
 		if slices.Contains(seq[b].reads, g) {
 			return true
 		}
-		if scalar && x.overwrites(seq[b], g) {
+		if one && x.overwrites(seq[b], g) {
 			return false
 		}
 	}
 	return true
 }
 
-// overwrites reports whether ev surely writes the scalar global g: it
-// raises no runtime error, and its block assigns g on every path
-// (lang.Block.MustWrite), or it wrote g where it ran (ev.wrote: events of
+// overwrites reports whether ev surely writes g, a location of one cell (a
+// scalar, or a cell of an array whose cells are told apart): it raises no
+// runtime error, and its block assigns g on every path (a scalar of
+// lang.Block.MustWrite), or it wrote g where it ran (ev.wrote: events of
 // the sequence, and those a reversal moves without changing what they
 // read). Its block's static write set is not enough: it names writes on
 // branches a run may not take. Taken as an overwrite there, a loop's last

@@ -479,10 +479,12 @@ func (x *explorer) guardReads(ev *event) []Loc {
 }
 
 // nextEvent is the next event of process pid as a wakeup tree node before
-// it runs: its block, with the block's syntactic sets.
+// it runs: its block, with its static sets (see eventSets).
 func (x *explorer) nextEvent(pid PID) *event {
-	p := x.st.Procs[x.procIndex(pid)]
-	return x.staticEvent(&event{proc: x.procIndex(pid), pid: pid, block: p.Point.Block})
+	i := x.procIndex(pid)
+	p := x.st.Procs[i]
+	r, w := x.eventSets(p.Point.Block, p.Locals)
+	return &event{proc: i, pid: pid, block: p.Point.Block, reads: r, writes: w}
 }
 
 // errorWakeups handles a runtime error, the event e at position k, taken

@@ -19,9 +19,12 @@ import (
 // execution), or one writes a location the other reads or writes. The
 // locations are those the events really read and wrote (Event.Reads and
 // Event.Writes, array elements apart) under the dynamic dependency, and
-// the globals their blocks name (lang.Block.Reads and Writes, arrays
-// whole) under the static one. Happens-before is the transitive closure of
-// that relation over a trace.
+// the globals their blocks name (lang.Block.Reads and Writes) under the
+// static one: an array whole, but for an array whose cells the machine
+// tells apart, named by the cells its block's fixed indices
+// (lang.Block.Cells) take with the locals the event started with, or all
+// of them where the block indexes it otherwise (see staticNames).
+// Happens-before is the transitive closure of that relation over a trace.
 
 // tevent is an executed event as the oracle sees it.
 type tevent struct {
@@ -36,7 +39,7 @@ type tevent struct {
 
 // observe makes the oracle's event of ev, which process pid ran after the
 // trace's events; spawned are the ids of the processes ev created.
-func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawned []PID) *tevent {
+func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawned []PID, pre []int64) *tevent {
 	e := &tevent{pid: pid, rank: 1, spawned: spawned, err: ev.Err != nil}
 	for _, p := range trace {
 		if p.pid == pid {
@@ -44,16 +47,8 @@ func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawn
 		}
 	}
 	if dep == Static {
-		for _, v := range ev.Block.Reads {
-			if v.Kind == lang.Global {
-				e.reads = append(e.reads, v.Name)
-			}
-		}
-		for _, v := range ev.Block.Writes {
-			if v.Kind == lang.Global {
-				e.writes = append(e.writes, v.Name)
-			}
-		}
+		e.reads = staticNames(m, ev.Block, ev.Block.Reads, false, pre)
+		e.writes = staticNames(m, ev.Block, ev.Block.Writes, true, pre)
 	} else {
 		for _, l := range ev.Reads {
 			e.reads = append(e.reads, m.LocName(l))
@@ -77,6 +72,49 @@ func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawn
 	return e
 }
 
+// staticNames names the locations of the globals vs that block b, run
+// from the locals pre, reads (writes, with write) under the static
+// dependency: a global by its name, or an array whose cells the machine
+// tells apart by its cells: those its fixed indices in b take, when all of
+// them are in bounds, else every one.
+func staticNames(m *Machine, b *lang.Block, vs []*lang.Var, write bool, pre []int64) []string {
+	var out []string
+	for _, v := range vs {
+		if v.Kind != lang.Global {
+			continue
+		}
+		if !m.cells[v.Index] {
+			out = append(out, v.Name)
+			continue
+		}
+		first, n := m.GlobalLocs(v)
+		cells := make([]Loc, n)
+		for c := range cells {
+			cells[c] = first + Loc(c)
+		}
+		if k := slices.IndexFunc(b.Cells, func(c lang.CellAccess) bool { return c.Array == v }); k >= 0 {
+			c := b.Cells[k]
+			var at []Loc // the cells of its reads, then of its writes
+			s := &State{m: m}
+			for _, e := range slices.Concat(c.Reads, c.Writes) {
+				if i := s.eval(e, &frame{locals: pre}); s.err == nil && i >= 0 && i < int64(n) {
+					at = append(at, first+Loc(i))
+				}
+			}
+			if len(at) == len(c.Reads)+len(c.Writes) {
+				cells = at[:len(c.Reads)]
+				if write {
+					cells = at[len(c.Reads):]
+				}
+			}
+		}
+		for _, l := range cells {
+			out = append(out, m.LocName(l))
+		}
+	}
+	return out
+}
+
 // conflict is the oracle's dependency.
 func conflict(a, b *tevent) bool {
 	if a.pid == b.pid || a.err || b.err || slices.Contains(a.spawned, b.pid) || slices.Contains(b.spawned, a.pid) {
@@ -92,12 +130,13 @@ func conflict(a, b *tevent) bool {
 // the trace) and the interpreter's.
 func run(st *State, dep DepMode, trace []*tevent, i int) ([]*tevent, *Event) {
 	pid := st.Procs[i].ID
+	pre := slices.Clone(st.Procs[i].Locals)
 	ev := st.Step(i)
 	var spawned []PID
 	for _, c := range ev.Spawned {
 		spawned = append(spawned, st.Procs[c].ID)
 	}
-	return append(trace, observe(st.Machine(), dep, trace, pid, ev, spawned)), ev
+	return append(trace, observe(st.Machine(), dep, trace, pid, ev, spawned, pre)), ev
 }
 
 // classes counts the Mazurkiewicz classes of the complete traces of a
@@ -184,6 +223,7 @@ func checkClocks(t *testing.T, name string, m *Machine, dep DepMode, bound int) 
 				return
 			}
 			pid := x.st.Procs[i].ID
+			pre := slices.Clone(x.st.Procs[i].Locals)
 			ev, spawned := x.step(pid, true)
 			k := len(x.seq) - 1
 			x.clock(k)
@@ -191,7 +231,7 @@ func checkClocks(t *testing.T, name string, m *Machine, dep DepMode, bound int) 
 			for c, pi := range spawned {
 				ids[c] = x.st.Procs[pi].ID
 			}
-			next := append(trace, observe(m, dep, trace, pid, &x.scratch, ids))
+			next := append(trace, observe(m, dep, trace, pid, &x.scratch, ids, pre))
 			o := next[k]
 			if int(ev.seq) != o.rank {
 				t.Fatalf("%s (%s): event %d is number %d of its process, the clock says %d", name, dep, k, o.rank, ev.seq)

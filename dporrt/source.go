@@ -258,7 +258,8 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 		}
 		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true, blocked: true}
 		if x.opts.Dep == Static {
-			ev.reads, _ = x.staticSets(p.Point.Block)
+			r, w := x.eventSets(p.Point.Block, p.Locals)
+			ev.reads, ev.sets = r, &[2][]Loc{r, w}
 		} else {
 			ev.reads = x.st.GuardReads(i)
 		}

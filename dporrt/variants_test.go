@@ -9,17 +9,18 @@ import (
 // TestBenchVariantCounts holds the counts RESULTS.md reads from the
 // variants, at sizes that take milliseconds: the N! orders odpor-ob
 // explores on QS are those of its placement counter, the 2^N traces
-// odpor-cs-ob explores on DBP those of the answers the clients keep, and
+// odpor-cs-ob explores on DBP with whole arrays (the papers' dependency)
+// those of the answers the clients keep, and
 // its 1 + N * 2^(N-1) on FR those of a reader that keeps the value it read
 // (one that keeps only whether the value is positive leaves 2).
 func TestBenchVariantCounts(t *testing.T) {
-	traces := func(file string, algo Algorithm, n int64) int {
+	traces := func(file string, algo Algorithm, n int64, whole bool) int {
 		t.Helper()
 		m, err := New(compileFile(t, file), map[string]int64{"N": n})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Explore(m, Options{Algo: algo})
+		r, err := Explore(m, Options{Algo: algo, WholeArrays: whole})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,21 +37,22 @@ func TestBenchVariantCounts(t *testing.T) {
 		return f
 	}
 	for _, c := range []struct {
-		file string
-		algo Algorithm
-		n    int64
-		want int
+		file  string
+		algo  Algorithm
+		n     int64
+		want  int
+		whole bool
 	}{
-		{"../testdata/bench/qs.blk", ODPOB, 6, fact(6)},
-		{"../testdata/bench/qs.blk", ODPOR, 6, fact(6)},
-		{"../bench/variants/qs-nocount.blk", ODPOB, 8, 1},
-		{"../testdata/bench/dbp.blk", ODPCSO, 4, 1 << 4},
-		{"../bench/variants/dbp-local.blk", ODPCSO, 4, 1},
-		{"../testdata/bench/fr.blk", ODPCSO, 5, 1 + 5*(1<<4)},
-		{"../bench/variants/fr-pos.blk", ODPCSO, 5, 2},
+		{"../testdata/bench/qs.blk", ODPOB, 6, fact(6), false},
+		{"../testdata/bench/qs.blk", ODPOR, 6, fact(6), false},
+		{"../bench/variants/qs-nocount.blk", ODPOB, 8, 1, false},
+		{"../testdata/bench/dbp.blk", ODPCSO, 4, 1 << 4, true},
+		{"../bench/variants/dbp-local.blk", ODPCSO, 4, 1, false},
+		{"../testdata/bench/fr.blk", ODPCSO, 5, 1 + 5*(1<<4), false},
+		{"../bench/variants/fr-pos.blk", ODPCSO, 5, 2, false},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%d", filepath.Base(c.file), c.algo, c.n), func(t *testing.T) {
-			if got := traces(c.file, c.algo, c.n); got != c.want {
+			if got := traces(c.file, c.algo, c.n, c.whole); got != c.want {
 				t.Errorf("%d complete traces, want %d", got, c.want)
 			}
 		})

@@ -3,6 +3,7 @@ package synth
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -32,42 +33,52 @@ func psNodes(n int) string {
 	return b.String()
 }
 
-// TestPSNodes: on PS with one location per node, cdpor and codpor explore
-// 1 complete trace in N(N+1)/2 states, the puts of one run and nothing
-// else, and reach dfs's final states. On ps.blk, where every put reads and
-// writes the arrays m and got, a put to node k and one to node k+1
-// forwarded by another put are dependent, and their race is reversed
-// (ps.blk: 448 and 353 states at N = 7): what keeps ps.blk's states above
-// the paper's is the static dependency taking an array as one location.
+// TestPSNodes: on PS with one location per node, and on ps.blk, where the
+// static dependency tells apart the cells m[k] and got[k] a put indexes by
+// its param k, cdpor and codpor explore 1 complete trace in N(N+1)/2
+// states, the puts of one run and nothing else, and reach dfs's final
+// states. With every array one location (WholeArrays, the papers'
+// dependency), a put to node k and one to node k+1 forwarded by another
+// put are dependent on ps.blk, their race is reversed, and both take more
+// states (448 and 353 at N = 7).
 func TestPSNodes(t *testing.T) {
+	ps, err := os.ReadFile("../testdata/bench/ps.blk")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, n := range []int{3, 4, 5} {
-		src := psNodes(n)
-		p, errs := lang.Compile(fmt.Sprintf("psnodes%d.blk", n), []byte(src))
-		if errs != nil {
-			t.Fatalf("N=%d: %s\n%s", n, errs.Format([]byte(src)), src)
-		}
-		ics, _, err := Run(context.Background(), p, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := dporrt.New(p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
-		for _, algo := range []dporrt.Algorithm{dporrt.CDPOR, dporrt.CODPOR} {
-			r, err := dporrt.Explore(m, dporrt.Options{Algo: algo, ICs: ics})
+		for _, src := range []string{psNodes(n), string(ps)} {
+			p, errs := lang.Compile(fmt.Sprintf("psnodes%d.blk", n), []byte(src))
+			if errs != nil {
+				t.Fatalf("N=%d: %s\n%s", n, errs.Format([]byte(src)), src)
+			}
+			ics, _, err := Run(context.Background(), p, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Traces != 1 || r.Blocked != 0 || r.States != n*(n+1)/2 {
-				t.Errorf("N=%d: %s explores %d complete traces, %d blocked, %d states; want 1, 0, %d", n, algo, r.Traces, r.Blocked, r.States, n*(n+1)/2)
+			m, err := dporrt.New(p, map[string]int64{"N": int64(n)})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if oracle.Cut {
-				continue
-			}
-			if ok, why := r.Agrees(oracle); !ok {
-				t.Errorf("N=%d: %s differs from dfs: %s", n, algo, why)
+			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
+			for _, algo := range []dporrt.Algorithm{dporrt.CDPOR, dporrt.CODPOR} {
+				r, err := dporrt.Explore(m, dporrt.Options{Algo: algo, ICs: ics})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Traces != 1 || r.Blocked != 0 || r.States != n*(n+1)/2 {
+					t.Errorf("N=%d: %s explores %d complete traces, %d blocked, %d states; want 1, 0, %d\n%s", n, algo, r.Traces, r.Blocked, r.States, n*(n+1)/2, src)
+				}
+				if ok, why := r.Agrees(oracle); !oracle.Cut && !ok {
+					t.Errorf("N=%d: %s differs from dfs: %s", n, algo, why)
+				}
+				whole, err := dporrt.Explore(m, dporrt.Options{Algo: algo, ICs: ics, WholeArrays: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if src == string(ps) && n > 3 && whole.States <= r.States {
+					t.Errorf("N=%d: %s with whole arrays explores %d states, not more than with cells (%d)", n, algo, whole.States, r.States)
+				}
 			}
 		}
 	}

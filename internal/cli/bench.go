@@ -100,6 +100,7 @@ func newBenchCmd(e *env) *cobra.Command {
 		sizes   []string
 		format  string
 		dep     string
+		whole   bool
 		maxMem  int
 		showPrg bool
 	)
@@ -204,7 +205,7 @@ do); ` + staticDepHelp(),
 			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
-			b := &bencher{e: e, ctx: ctx, tab: tab, algos: list, timeout: timeout, dep: dep, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
+			b := &bencher{e: e, ctx: ctx, tab: tab, algos: list, timeout: timeout, dep: dep, whole: whole, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
 			defer b.prog.done()
 			var rows []benchRow
 			for _, file := range args {
@@ -234,6 +235,7 @@ do); ` + staticDepHelp(),
 	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
 	f.StringVar(&format, "format", "md", "output: md, csv or json")
 	f.StringVar(&dep, "dep", "static", "dependency of sdpor: static or dynamic")
+	f.BoolVar(&whole, "whole-arrays", false, "static dependency: every array is one location, as the papers' tools (see icgen explore --help)")
 	f.IntVar(&maxMem, "max-memory", 4096, "stop a run whose resident memory exceeds this many MiB")
 	f.BoolVar(&showPrg, "progress", false, "show the runs' progress on stderr even where it is not a terminal (plain lines, one a second)")
 	return cmd
@@ -246,6 +248,7 @@ type bencher struct {
 	algos   []string
 	timeout time.Duration
 	dep     string
+	whole   bool // --whole-arrays
 	maxMem  int
 	prog    *progress // nil: no progress shown
 }
@@ -385,6 +388,9 @@ func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.
 		args = append(args, "--ics", icPath)
 	} else {
 		args = append(args, "--dep", b.dep)
+	}
+	if b.whole {
+		args = append(args, "--whole-arrays")
 	}
 	args = append(args, file)
 	// The run stops itself at the timeout; the hard limit is for a run that

@@ -31,6 +31,7 @@ func newExploreCmd(e *env) *cobra.Command {
 		showProgress bool
 		icsPath      string
 		observeFinal bool
+		wholeArrays  bool
 		dotPath      string
 		svgPath      string
 	)
@@ -113,6 +114,7 @@ interrupted (nothing is written then).`,
 				return badInput("--observe-final is only used by the algorithms with observers (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.Observers }), ", "))
 			}
 			opts.ObserveFinal = observeFinal
+			opts.WholeArrays = wholeArrays
 			if !info.NeedsICs && icsPath != "" {
 				return badInput("--ics is only used by the algorithms that use independence constraints (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.NeedsICs }), ", "))
 			}
@@ -216,6 +218,7 @@ interrupted (nothing is written then).`,
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.BoolVar(&showProgress, "progress", false, "show progress on stderr even where it is not a terminal (plain lines, one a second) or with --json")
 	f.StringVar(&icsPath, "ics", "", "IC file for cdpor (default: synthesize the ICs first)")
+	f.BoolVar(&wholeArrays, "whole-arrays", false, "static dependency: every array is one location (default: the cells of fixed indices apart)")
 	f.BoolVar(&observeFinal, "observe-final", false, "with observers: a virtual last event reads every global, so the final states are preserved too")
 	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout); see Output files")
 	f.StringVar(&svgPath, "svg", "", "write the explored execution tree as SVG to this file (needs Graphviz)")
@@ -312,7 +315,11 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	if ps := m.ParamString(); ps != "" {
 		params = " with " + ps
 	}
-	fmt.Fprintf(w, "%s%s: %s (%s dependency)\n", l.path, params, opts.Algo, r.Dep)
+	dep := r.Dep.String() + " dependency"
+	if wholeArrays(opts, r) {
+		dep += ", whole arrays"
+	}
+	fmt.Fprintf(w, "%s%s: %s (%s)\n", l.path, params, opts.Algo, dep)
 	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
 	fmt.Fprintf(w, "  blocked traces    %d\n", r.Blocked)
 	if info, _ := dporrt.Lookup(opts.Algo); info.Check != dporrt.CheckNone && info.Loop == dporrt.LoopOptimal {
@@ -368,6 +375,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		Params  map[string]int64 `json:"params"`
 		Algo    string           `json:"algo"`
 		Dep     string           `json:"dependency"`
+		Whole   bool             `json:"whole_arrays"` // the static dependency took arrays whole
 		Traces  int              `json:"traces"`
 		Blocked int              `json:"blocked"`
 		Covered int              `json:"covered"`
@@ -383,7 +391,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		MemoryMiB float64       `json:"memory_mib"`
 		Cut       string        `json:"stopped_early,omitempty"`
 		Findings  []findingJSON `json:"findings"`
-	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
+	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Whole: wholeArrays(opts, r), Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
 		MaxDnD: r.MaxDnD, Longest: r.Longest, Finals: r.FinalCount, FinalsAll: finalsPreserved(opts), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
@@ -439,7 +447,20 @@ func staticDepHelp() string {
 	return list + ` always use the static dependency: their
 reasoning (uniform independence, weak initials in a wakeup tree, sleep
 sequences recorded in one state and used in others) needs a dependency
-that holds in every state.`
+that holds in every state.
+
+The static dependency tells apart the cells of an array that blocks index
+at a fixed index: an expression of literals, params and locals the block
+does not assign (put(k, v) writing m[k]), known before the block runs. A
+block that indexes an array otherwise names the whole array (arrays over
+64 cells are always whole). --whole-arrays takes every array as one
+location, as the papers' tools do.`
+}
+
+// wholeArrays reports whether the run's static dependency took every
+// array as one location (--whole-arrays).
+func wholeArrays(opts dporrt.Options, r *dporrt.Result) bool {
+	return opts.WholeArrays && r.Dep == dporrt.Static
 }
 
 // finalsPreserved reports whether the run reaches every final state dfs

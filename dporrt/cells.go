@@ -1,0 +1,139 @@
+package dporrt
+
+import (
+	"slices"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// The static dependency tells the cells of an array apart where blocks
+// index it at a fixed index (lang.CellAccess): an expression of literals,
+// params and locals the block does not assign, so its value is known
+// before the block runs, from its process's locals. The event of such a
+// block names those cells; a block that indexes the array otherwise names
+// all of them. The sets are still the event's own and do not change with
+// the state (the locals at its start are its process's, which no other
+// process changes), which is what the source loop's sleep sequences, the
+// wakeup trees and the constraint checks need of a static dependency.
+//
+// PS puts to node k and forwarded puts to node k+1 (m[k], got[k]) are then
+// independent, where one location per array made every two puts dependent.
+
+// maxCellArray bounds the arrays whose cells are told apart: a block that
+// indexes such an array at an index not fixed names every cell, so its sets
+// grow with the array.
+const maxCellArray = 64
+
+// trackCells marks the arrays whose cells the static dependency tells
+// apart: those some block indexes only at fixed indices, up to
+// maxCellArray cells. Any other array is one location, its first.
+func (m *Machine) trackCells() {
+	m.cells = make([]bool, len(m.Prog.Globals))
+	for _, b := range m.Prog.Blocks {
+		for _, c := range b.Cells {
+			if m.size[c.Array.Index] <= maxCellArray {
+				m.cells[c.Array.Index] = true
+			}
+		}
+	}
+}
+
+// key is the location that stands for cell l in the static sets: l, for a
+// scalar or an array whose cells are told apart, else the array's first
+// location.
+func (x *explorer) key(l Loc) Loc {
+	g := x.m.global(l)
+	if x.split(g) {
+		return l
+	}
+	return Loc(x.m.offset[g])
+}
+
+// split reports whether the static dependency tells apart the cells of
+// the global of index g.
+func (x *explorer) split(g int) bool { return x.cells != nil && x.cells[g] }
+
+// oneCell reports whether the static location l stands for one cell.
+func (x *explorer) oneCell(l Loc) bool {
+	g := x.m.global(l)
+	return x.m.size[g] == 1 || x.split(g)
+}
+
+// staticLocs returns the static locations of the globals of vs, sorted: a
+// scalar's location, every cell of an array whose cells are told apart,
+// the first location of any other array.
+func (x *explorer) staticLocs(vs []*lang.Var) []Loc {
+	var out []Loc
+	for _, v := range vs {
+		if v.Kind != lang.Global {
+			continue
+		}
+		first, n := x.m.GlobalLocs(v)
+		if !x.split(v.Index) {
+			n = 1
+		}
+		for c := range n {
+			out = append(out, first+Loc(c))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// eventSets returns the static read and write sets of the event of block b
+// run by a process whose locals are locals: the block's (see blockSets),
+// with the cells its fixed indices name in place of the whole of each
+// array whose cells are told apart. An index that cannot be evaluated or
+// is out of bounds leaves the array whole. Sets with no cell of their own
+// are the block's, shared: callers must not change them.
+func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []Loc) {
+	s := x.blockSets(b)
+	reads, writes = s[0], s[1]
+	fr := &frame{locals: locals}
+	for _, c := range b.Cells {
+		g := c.Array
+		if !x.split(g.Index) {
+			continue
+		}
+		rc, ok := x.cellsAt(g, c.Reads, fr, nil)
+		wc, ok2 := x.cellsAt(g, c.Writes, fr, nil)
+		if !ok || !ok2 {
+			continue
+		}
+		first, n := x.m.GlobalLocs(g)
+		reads = withCells(reads, first, n, rc)
+		writes = withCells(writes, first, n, wc)
+	}
+	return reads, writes
+}
+
+// cellsAt appends to out the cells of array g at the indices idx, with the
+// locals of fr; ok is false when an index fails or is out of bounds.
+func (x *explorer) cellsAt(g *lang.Var, idx []lang.Expr, fr *frame, out []Loc) (_ []Loc, ok bool) {
+	s := &x.cellEval
+	s.m = x.m
+	first, n := x.m.GlobalLocs(g)
+	for _, e := range idx {
+		i := s.eval(e, fr)
+		if s.err != nil || i < 0 || i >= int64(n) {
+			s.err = nil
+			return out, false
+		}
+		out = append(out, first+Loc(i))
+	}
+	return out, true
+}
+
+// withCells returns the sorted set locs with its locations in
+// [first, first+n) replaced by cells, in a new slice.
+func withCells(locs []Loc, first Loc, n int, cells []Loc) []Loc {
+	out := make([]Loc, 0, len(locs)+len(cells))
+	for _, l := range locs {
+		if l < first || l >= first+Loc(n) {
+			out = append(out, l)
+		}
+	}
+	out = append(out, cells...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
