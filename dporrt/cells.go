@@ -53,12 +53,6 @@ func (x *explorer) key(l Loc) Loc {
 // the global of index g.
 func (x *explorer) split(g int) bool { return x.cells != nil && x.cells[g] }
 
-// oneCell reports whether the static location l stands for one cell.
-func (x *explorer) oneCell(l Loc) bool {
-	g := x.m.global(l)
-	return x.m.size[g] == 1 || x.split(g)
-}
-
 // staticLocs returns the static locations of the globals of vs, sorted: a
 // scalar's location, every cell of an array whose cells are told apart,
 // the first location of any other array.
