@@ -78,31 +78,74 @@ func (x *explorer) staticLocs(vs []*lang.Var) []Loc {
 // run by a process whose locals are locals: the block's (see blockSets),
 // with the cells its fixed indices name in place of the whole of each
 // array whose cells are told apart. An index that cannot be evaluated or
-// is out of bounds leaves the array whole. Sets with no cell of their own
-// are the block's, shared: callers must not change them.
+// is out of bounds leaves the array whole. The sets are shared (the
+// block's, or those of the block's events at the same cells, kept in
+// cellCache): callers must not change them.
 func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []Loc) {
 	s := x.blockSets(b)
-	reads, writes = s[0], s[1]
-	fr := &frame{locals: locals}
-	for _, c := range b.Cells {
-		g := c.Array
-		if !x.split(g.Index) {
-			continue
-		}
-		rc, ok := x.cellsAt(g, c.Reads, fr, nil)
-		wc, ok2 := x.cellsAt(g, c.Writes, fr, nil)
-		if !ok || !ok2 {
-			continue
-		}
-		first, n := x.m.GlobalLocs(g)
-		reads = withCells(reads, first, n, rc)
-		writes = withCells(writes, first, n, wc)
+	if len(b.Cells) == 0 {
+		return s[0], s[1]
 	}
+	// The cells of each split array's reads then writes, or a -1 for an
+	// array left whole: the key of the sets.
+	fr := &frame{locals: locals}
+	key := x.cellKey[:0]
+	for _, c := range b.Cells {
+		if !x.split(c.Array.Index) {
+			continue
+		}
+		mark := len(key)
+		var ok, ok2 bool
+		key, ok = x.cellsAt(c.Array, c.Reads, fr, key)
+		key, ok2 = x.cellsAt(c.Array, c.Writes, fr, key)
+		if !ok || !ok2 {
+			key = append(key[:mark], -1)
+		}
+	}
+	x.cellKey = key
+	h := uint64(b.Index)
+	for _, l := range key {
+		h = mix(h ^ uint64(uint32(l)))
+	}
+	for _, e := range x.cellCache[h] {
+		if e.block == b && slices.Equal(e.key, key) {
+			return e.reads, e.writes
+		}
+	}
+	reads, writes = s[0], s[1]
+	k := 0
+	for _, c := range b.Cells {
+		if !x.split(c.Array.Index) {
+			continue
+		}
+		if key[k] < 0 {
+			k++
+			continue
+		}
+		nr, nw := len(c.Reads), len(c.Writes)
+		first, n := x.m.GlobalLocs(c.Array)
+		reads = withCells(reads, first, n, key[k:k+nr])
+		writes = withCells(writes, first, n, key[k+nr:k+nr+nw])
+		k += nr + nw
+	}
+	if x.cellCache == nil {
+		x.cellCache = map[uint64][]cellSets{}
+	}
+	x.cellCache[h] = append(x.cellCache[h], cellSets{block: b, key: slices.Clone(key), reads: reads, writes: writes})
 	return reads, writes
 }
 
+// cellSets are the static sets of the events of a block whose fixed
+// indices name the cells key (see eventSets).
+type cellSets struct {
+	block         *lang.Block
+	key           []Loc
+	reads, writes []Loc
+}
+
 // cellsAt appends to out the cells of array g at the indices idx, with the
-// locals of fr; ok is false when an index fails or is out of bounds.
+// locals of fr; ok is false when an index fails or is out of bounds (out
+// then holds some of them).
 func (x *explorer) cellsAt(g *lang.Var, idx []lang.Expr, fr *frame, out []Loc) (_ []Loc, ok bool) {
 	s := &x.cellEval
 	s.m = x.m

@@ -29,3 +29,29 @@ func BenchmarkExplore(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExploreCells reports the cost per event of the static
+// dependency's array cells (eventSets: an event of a block with fixed
+// indices gets sets of its own) against whole arrays, with odpor on DBP
+// (N = 4, whose blocks all index their arrays by their param), both runs
+// bounded to the same number of events.
+func BenchmarkExploreCells(b *testing.B) {
+	m, err := New(compileFile(b, "../testdata/bench/dbp.blk"), map[string]int64{"N": 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, whole := range []bool{false, true} {
+		name := map[bool]string{false: "cells", true: "whole"}[whole]
+		b.Run(name, func(b *testing.B) {
+			states := 0
+			for i := 0; i < b.N; i++ {
+				r, err := Explore(m, Options{Algo: ODPOR, WholeArrays: whole, MaxStates: 30000})
+				if err != nil {
+					b.Fatal(err)
+				}
+				states += r.States
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/event")
+		})
+	}
+}

@@ -266,6 +266,8 @@ type explorer struct {
 	snapBytes int
 	static    map[*lang.Block][3][]Loc // blockSets, by block
 	cellEval  State                    // evaluates fixed indices (see eventSets)
+	cellKey   []Loc                    // scratch of eventSets
+	cellCache map[uint64][]cellSets    // eventSets' sets, by block and cells
 	cells     []bool                   // the arrays whose cells the static dependency tells apart, by lang.Var.Index (nil: none)
 	maxDepth  int
 	onLevel   func(x *explorer, depth int) // see explore
