@@ -71,6 +71,47 @@ func TestExploreCommand(t *testing.T) {
 	}
 }
 
+// TestExploreWholeArrays: the static dependency tells apart the cells PS's
+// puts index by their param (odpor explores the 288 traces sdpor explores
+// under the dynamic dependency, the CDPOR paper's SDPOR figure at PS(4));
+// --whole-arrays takes every array as one location (1152), and the report
+// says so.
+func TestExploreWholeArrays(t *testing.T) {
+	t.Parallel()
+	var r struct {
+		Traces int    `json:"traces"`
+		Dep    string `json:"dependency"`
+		Whole  bool   `json:"whole_arrays"`
+	}
+	for _, c := range []struct {
+		args   []string
+		traces int
+		whole  bool
+	}{{nil, 288, false}, {[]string{"--whole-arrays"}, 1152, true}} {
+		args := append([]string{"explore", "--algo", "odpor", "--json", "-D", "N=4"}, c.args...)
+		out, _, code := icgen(append(args, "../../testdata/bench/ps.blk")...)
+		if err := json.Unmarshal([]byte(out), &r); err != nil || code != ExitOK || r.Traces != c.traces || r.Dep != "static" || r.Whole != c.whole {
+			t.Errorf("%v: exit %d, %v, %+v; want %d traces, whole arrays %v", c.args, code, err, r, c.traces, c.whole)
+		}
+	}
+	out, _, code := icgen("explore", "--algo", "odpor", "--whole-arrays", "-D", "N=3", "../../testdata/bench/ps.blk")
+	if code != ExitOK || !strings.Contains(out, "odpor (static dependency, whole arrays)") {
+		t.Errorf("text report: exit %d\n%s", code, out)
+	}
+	// icgen parse shows the cells.
+	out, _, code = icgen("parse", "--json", "../../testdata/bench/ps.blk")
+	var p struct {
+		Blocks []blockJSON `json:"blocks"`
+	}
+	if err := json.Unmarshal([]byte(out), &p); err != nil || code != ExitOK || len(p.Blocks) != 1 || strings.Join(p.Blocks[0].Cells, " ") != "m[k] got[k]" {
+		t.Errorf("parse --json: exit %d, %v, %+v", code, err, p.Blocks)
+	}
+	out, _, _ = icgen("parse", "../../testdata/bench/ps.blk")
+	if !strings.Contains(out, "CELLS") || !strings.Contains(out, "m[k], got[k]") {
+		t.Errorf("parse:\n%s", out)
+	}
+}
+
 // TestExploreInconsistentICs: explore --ics refuses an IC file in which a
 // constraint's text or SMT-LIB form is not its expression's (the explorer
 // evaluates the expression), naming the pair and the constraint, as icgen
