@@ -451,6 +451,14 @@ func (x *explorer) redundant(f *level, v []*event) bool {
 // exists and is enabled. Without an await guard, or when e writes nothing
 // the guard reads, it is enabled there as it was after e (or, for the
 // virtual event of a blocked process, as it is now) and no run is needed.
+// For the virtual event of a blocked process, û is every event after e
+// that does not happen after it, as the reversal puts them before e': its
+// predecessors leave out the events that ran while it was blocked (see
+// scan), and one of those may be what enables it. Run with its
+// predecessors alone, the guard stayed false, the race was dropped, and
+// odpor and every optimal algorithm missed a final state
+// (dporrt/testdata/regress/blocked-enabler.blk, and blocked-cells.blk, where
+// array cells make the enabling write independent of e).
 func (x *explorer) reversible(i, k int) bool {
 	e, n := x.seq[i], x.seq[k]
 	if n.block.Point.Guard == nil {
@@ -460,6 +468,12 @@ func (x *explorer) reversible(i, k int) bool {
 		return true
 	}
 	u := x.between(i, k)
+	if n.virtual {
+		u = u[:0]
+		for _, j := range x.notdep(i, k) {
+			u = append(u, x.seq[j].pid)
+		}
+	}
 	ok := false
 	x.detour(i, false, func() {
 		if _, ran := x.steps(u); !ran {
