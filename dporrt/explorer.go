@@ -210,7 +210,8 @@ type event struct {
 	// observed are the locations this event wrote that a later event of
 	// the maximal sequence reads from it (with observers; see observe).
 	// wrote are the locations it really wrote, when its sets are the
-	// static ones (with observers: only those overwrite a value).
+	// static ones (with observers: what overwrites a value in the maximal
+	// sequence, see observe; not in a reordered one, see overwrites).
 	observed []Loc
 	wrote    []Loc
 	readFrom []observation // the writes it observes (with observers)

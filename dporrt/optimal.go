@@ -467,12 +467,13 @@ func (x *explorer) reversible(i, k int) bool {
 	if !n.virtual && !intersect(e.writes, x.guardReads(n)) {
 		return true
 	}
-	u := x.between(i, k)
+	var u []PID
 	if n.virtual {
-		u = u[:0]
 		for _, j := range x.notdep(i, k) {
 			u = append(u, x.seq[j].pid)
 		}
+	} else {
+		u = x.between(i, k)
 	}
 	ok := false
 	x.detour(i, false, func() {
