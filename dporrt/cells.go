@@ -103,6 +103,9 @@ func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []Loc
 		}
 	}
 	x.cellKey = key
+	if len(key) == 0 { // no array of the block is split (WholeArrays, or too big)
+		return s[0], s[1]
+	}
 	h := uint64(b.Index)
 	for _, l := range key {
 		h = mix(h ^ uint64(uint32(l)))
@@ -148,7 +151,6 @@ type cellSets struct {
 // then holds some of them).
 func (x *explorer) cellsAt(g *lang.Var, idx []lang.Expr, fr *frame, out []Loc) (_ []Loc, ok bool) {
 	s := &x.cellEval
-	s.m = x.m
 	first, n := x.m.GlobalLocs(g)
 	for _, e := range idx {
 		i := s.eval(e, fr)

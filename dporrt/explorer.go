@@ -297,6 +297,7 @@ func newExplorer(m *Machine, opts Options) *explorer {
 	if !opts.WholeArrays {
 		x.cells = m.cells
 	}
+	x.cellEval.m = m
 	return x
 }
 

@@ -49,8 +49,9 @@ func writeWriteObserved(a, b *event) bool {
 // judged on the static read set (a block may read any cell its static
 // location stands for), an overwrite on what the event really wrote: the
 // static write set of a block that writes arr[j] names all of arr, and
-// taking it as an overwrite of arr[1] would lose an observation. With final (Options.ObserveFinal), the values left
-// at the end are read by a virtual last event.
+// taking it as an overwrite of arr[1] would lose an observation. With
+// final (Options.ObserveFinal), the values left at the end are read by a
+// virtual last event.
 func (x *explorer) observe(final bool) {
 	last := make(map[Loc]int)         // a cell's last writer
 	live := make(map[Loc]map[int]int) // per static location: writers whose value is still in some of its cells, with how many
