@@ -111,7 +111,11 @@ func TestDifferentialTestdata(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !differential(t, file, m, 300000, nil) {
+			bound := 300000
+			if filepath.Base(file) == "dbp-few.blk" {
+				bound = 700000 // 644,656 states for dfs, under a second
+			}
+			if !differential(t, file, m, bound, nil) {
 				t.Skip("dfs does not finish within the bound")
 			}
 		})

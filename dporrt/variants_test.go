@@ -8,15 +8,20 @@ import (
 
 // TestBenchVariantCounts holds the counts RESULTS.md reads from the
 // variants, at sizes that take milliseconds: the N! orders odpor-ob
-// explores on QS are those of its placement counter, the 2^N traces
+// explores on QS are those of its placement counter; the 2^N traces
 // odpor-cs-ob explores on DBP with whole arrays (the papers' dependency)
-// those of the answers the clients keep, and
-// its 1 + N * 2^(N-1) on FR those of a reader that keeps the value it read
-// (one that keeps only whether the value is positive leaves 2).
+// are those of the answers the clients keep; its 1 + N * 2^(N-1) on FR
+// are those of a reader that keeps the value it read (one that keeps only
+// whether the value is positive leaves 2); and on dbp-few.blk odpor-cs
+// explores a trace above the final states with array cells apart only.
 func TestBenchVariantCounts(t *testing.T) {
 	traces := func(file string, algo Algorithm, n int64, whole bool) int {
 		t.Helper()
-		m, err := New(compileFile(t, file), map[string]int64{"N": n})
+		var defs map[string]int64
+		if n > 0 { // 0: the program has no size
+			defs = map[string]int64{"N": n}
+		}
+		m, err := New(compileFile(t, file), defs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,6 +55,10 @@ func TestBenchVariantCounts(t *testing.T) {
 		{"../bench/variants/dbp-local.blk", ODPCSO, 4, 1, false},
 		{"../testdata/bench/fr.blk", ODPCSO, 5, 1 + 5*(1<<4), false},
 		{"../bench/variants/fr-pos.blk", ODPCSO, 5, 2, false},
+		// 4 final states; odpor-cs above them with cells only.
+		{"../bench/variants/dbp-few.blk", CSDPOR, 0, 4, false},
+		{"../bench/variants/dbp-few.blk", ODPCS, 0, 5, false},
+		{"../bench/variants/dbp-few.blk", ODPCS, 0, 4, true},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%d", filepath.Base(c.file), c.algo, c.n), func(t *testing.T) {
 			if got := traces(c.file, c.algo, c.n, c.whole); got != c.want {
