@@ -20,10 +20,26 @@ type wut = wakeupTree[*event, PID]
 // holds goes into that branch. The trees of the algorithms with don't-do
 // sets keep what each branch took in, so that a covered branch can be
 // skipped without losing it (see wakeupTree.skippable).
+//
+// With observers, a leaf does not cover a longer sequence inserted
+// through it: the rest becomes its branch (wakeupTree.extend). A leaf
+// covers it in Optimal DPOR because the leaf's subtree finds the rest by
+// race detection. With observers that subtree can check its reversals
+// against the processes done at the levels above it (redundantObserved),
+// and a process done there may be the one whose subtree made the
+// reversal the leaf took in: each counted on the other, and neither made
+// it. In dporrt/testdata/regress/ob-leaf.blk, p0's branch after p3's
+// first block reversed p0's write of g1 with p1's; the reversal (p3's
+// next two blocks, p1, p0) went into the leaf of p3's second block there.
+// Below that leaf p0 ran first, and the reversals that would have led to
+// the order of the reversal were dropped against p0 done a level up.
+// odpor-cs-ob and codpor-ob with --observe-final missed the final state
+// where p0 writes g1 last (17 of dfs's 18; progen seed 3612 of dporrt's
+// differential soak).
 func (x *explorer) newWUT() *wut {
 	t := x.plainWUT()
 	if x.info.Observers {
-		t.wi = x.observedWI
+		t.wi, t.extend = x.observedWI, true
 	}
 	t.keep = x.info.Check != CheckNone
 	return t
@@ -122,15 +138,18 @@ func (x *explorer) optimal(depth int) {
 			x.res.Covered++
 			x.forcedRaces(pid)
 			f.wut.remove(pid)
-			if len(took) == 0 {
-				// The branch stood for its own event only.
-				f.sleep = append(f.sleep, sleeper{seq: []*event{x.nextEvent(pid)}})
-			}
 			// The sequences it took in are inserted again, and pid is
 			// not put asleep: they are reversals race detection found
 			// missing, pid a weak initial of each, so pid asleep would
 			// take each for explored (progen seed 990 of dporrt's
-			// random test: 18 of dfs's 20 final states that way).
+			// random test: 18 of dfs's 20 final states that way). Nor
+			// is it put asleep where the branch took in nothing: its
+			// cover keeps it from being explored here, but asleep it
+			// also made a later reversal that pid is a weak initial of
+			// redundant, one whose run the cover does not stand for
+			// (dporrt/testdata/regress/ob-covered-asleep.blk: 18 of
+			// dfs's 20 final states for odpor-cs-ob and codpor-ob with
+			// --observe-final, once a leaf took in no longer covers).
 			for _, v := range took {
 				f.wut.insert(v)
 			}

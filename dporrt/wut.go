@@ -22,6 +22,10 @@ type wakeupTree[E any, K comparable] struct {
 	// keep makes each node remember the sequences it took in (wuNode.took),
 	// for the trees of the algorithms with don't-do sets (see skippable).
 	keep bool
+	// extend makes a leaf that an inserted sequence reaches with events
+	// left take those events as a branch below it, where a plain tree
+	// lets the leaf cover the sequence (see insert).
+	extend bool
 }
 
 type wuNode[E any] struct {
@@ -65,7 +69,7 @@ func (t *wakeupTree[E, K]) firsts() []E {
 // subtree(wut, p)); empty when no branch starts with p.
 func (t *wakeupTree[E, K]) subtree(p K) *wakeupTree[E, K] {
 	s := newWakeupTree(t.proc, t.dep)
-	s.wi, s.keep = t.wi, t.keep
+	s.wi, s.keep, s.extend = t.wi, t.keep, t.extend
 	for _, c := range t.root.children {
 		if t.proc(c.ev) == p {
 			s.root.children = c.children
@@ -140,8 +144,9 @@ func (t *wakeupTree[E, K]) sequences() [][]E {
 // leftmost child whose process is a weak initial of what remains of v
 // (removing that process's first event from it); v is covered when that
 // child is a leaf, or when nothing of v remains. Where no child qualifies,
-// the rest of v becomes a new rightmost branch. insert reports whether the
-// tree changed.
+// the rest of v becomes a new rightmost branch. With extend, a leaf
+// reached with events of v left does not cover them: they become its
+// branch. insert reports whether the tree changed.
 //
 // A process p is a weak initial of v (WI_[E](v)) when its first event in v
 // has no happens-before predecessor in v, or when p does not occur in v and
@@ -177,7 +182,7 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 			// the branch is) or the node is a chain (never skipped).
 			next.took = append(next.took, was)
 		}
-		if len(next.children) == 0 {
+		if len(next.children) == 0 && !(t.extend && len(v) > 0) {
 			return false // a leaf: the branch through it covers v
 		}
 		n = next
