@@ -200,3 +200,28 @@ func TestWakeupTreeSkippable(t *testing.T) {
 		t.Error("a tree without keep: skippable(q)")
 	}
 }
+
+// TestWakeupTreeExtend checks extend: a leaf reached with events of the
+// inserted sequence left takes them as its branch, where a plain tree
+// lets the leaf cover the sequence (see explorer.newWUT).
+func TestWakeupTreeExtend(t *testing.T) {
+	t.Parallel()
+	ev := map[byte]wuTestEvent{
+		'p': {p: 'p', writes: "x"},
+		'q': {p: 'q', reads: "x"},
+		's': {p: 's', writes: "y"},
+	}
+	for _, extend := range []bool{false, true} {
+		w := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
+		w.extend = extend
+		w.insert(wuSeq(ev, "s"))
+		changed := w.insert(wuSeq(ev, "pqs")) // s is a weak initial: the leaf s takes it
+		want, wantChanged := "{s}", false
+		if extend {
+			want, wantChanged = "{spq}", true
+		}
+		if got := wuString(w); got != want || changed != wantChanged {
+			t.Errorf("extend %v: tree %s (changed %v), want %s (changed %v)", extend, got, changed, want, wantChanged)
+		}
+	}
+}
