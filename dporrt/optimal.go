@@ -133,7 +133,10 @@ func (x *explorer) optimal(depth int) {
 		}
 		if took, ok := f.skips(pid); ok {
 			// Covered by a don't-do sequence: not explored, but its
-			// races are reversed (ISSTA'19 Alg. 1, lines 25-26).
+			// races are reversed (ISSTA'19 Alg. 1, lines 25-26). The
+			// whole branch goes, as line 33 has it: the sequence that
+			// made it starts with pid's event, and the cover stands for
+			// every run that does.
 			explored++
 			x.res.Covered++
 			x.forcedRaces(pid)
@@ -318,17 +321,11 @@ func (x *explorer) reverseNow(i, k int) bool {
 // that ran while it was enabled (see scan), so an event that does not
 // happen before it may still be what its reversal needs first
 // (testdata/regress/blocked-writes.blk and blocked-kept.blk: the early
-// order missed 2 of 6 and 1 of 5 final states). And E's order is kept
-// where the early one would start with a process covered at E': its
-// branch would be made with the rest of v below it, and a branch made so
-// is explored though covered (see wakeupTree.skippable). On the synth
-// package's 300 generated programs, that took codpor's complete traces
-// from 15,800 to 15,703, and the programs where it explores more than
-// odpor-cs from 27 to 9. Last, E's order is kept where no event after e
-// lost a predecessor to a uniform race (see lostEdge): happens-before
-// after e is then odpor-cs's, and so is v (codpor-ob: odpor-cs-ob's).
-// Without constraints that hold uniformly, codpor then explores what
-// odpor-cs does.
+// order missed 2 of 6 and 1 of 5 final states). Last, E's order is kept
+// where no event after e lost a predecessor to a uniform race (see
+// lostEdge): happens-before after e is then odpor-cs's, and so is v
+// (codpor-ob: odpor-cs-ob's). Without constraints that hold uniformly,
+// codpor then explores what odpor-cs does.
 func (x *explorer) reverse(i int, tail []int) bool {
 	k := tail[0]
 	// codpor and codpor-ob put e' right after the events before it that
@@ -341,9 +338,6 @@ func (x *explorer) reverse(i int, tail []int) bool {
 		return false
 	}
 	v := x.reversal(i, tail, early)
-	if early && x.levels[i].covered(v[0].pid) {
-		v = x.reversal(i, tail, false)
-	}
 	if x.ics != nil && len(tail) == 1 && !x.seq[k].virtual {
 		x.coverCS(i, k) // codpor: odpor-cs's check too, where it is safe
 	}

@@ -31,8 +31,6 @@ type wakeupTree[E any, K comparable] struct {
 type wuNode[E any] struct {
 	ev       E
 	children []*wuNode[E]
-	// chain: the insertion that made this node made its first child too.
-	chain bool
 	// took: with keep, the sequences the insertions that went through this
 	// node (other than the one that made it) brought to it, as they stood
 	// at its parent: each to run from where the parent is.
@@ -91,20 +89,21 @@ func (t *wakeupTree[E, K]) setFirst(p K, ev E) {
 }
 
 // skippable reports whether the branch of process p may be skipped
-// (odpor-cs: see explorer.optimal): it was made as a single event, so
-// that what hangs below it came from the insertions it took in, which
-// took returns, each as it stood at the root. Optimal DPOR lets a branch
+// (odpor-cs: see explorer.optimal), and returns the sequences its first
+// node took in, each as it stood at the root. Optimal DPOR lets a branch
 // take in an inserted sequence it is a weak initial of, counting on the
 // branch's subtree to find the rest by race detection; a skipped branch
-// has no subtree, so the caller inserts those sequences again. Without
-// keep nothing is recorded and no branch is skippable.
+// has no subtree, so the caller inserts those sequences again. The
+// sequence that made the branch is not among them: it starts with p's
+// event, and the cover that skips the branch stands for every run that
+// does. Without keep nothing is recorded and no branch is skippable.
 func (t *wakeupTree[E, K]) skippable(p K) (took [][]E, ok bool) {
 	if !t.keep {
 		return nil, false
 	}
 	for _, c := range t.root.children {
 		if t.proc(c.ev) == p {
-			return c.took, !c.chain
+			return c.took, true
 		}
 	}
 	return nil, false
@@ -170,16 +169,16 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 			}
 		}
 		if next == nil {
-			for a, ev := range v {
-				c := &wuNode[E]{ev: ev, chain: a < len(v)-1}
+			for _, ev := range v {
+				c := &wuNode[E]{ev: ev}
 				n.children = append(n.children, c)
 				n = c
 			}
 			return true
 		}
-		if t.keep && !next.chain && len(v) > 0 {
+		if t.keep && len(v) > 0 {
 			// Recorded unless it is the node's own event alone (which
-			// the branch is) or the node is a chain (never skipped).
+			// the branch is).
 			next.took = append(next.took, was)
 		}
 		if len(next.children) == 0 && !(t.extend && len(v) > 0) {

@@ -144,10 +144,9 @@ func TestWakeupTree(t *testing.T) {
 }
 
 // TestWakeupTreeSkippable checks what a tree that keeps (the algorithms
-// with don't-do sets) records: a branch made as a single event is
-// skippable, with the sequences it took in as they stood at the root, so
-// that inserting them again loses none; a branch made with its first child
-// is not.
+// with don't-do sets) records: every branch is skippable, with the
+// sequences its first node took in as they stood at the root (not the one
+// that made it), so that inserting them again loses none.
 func TestWakeupTreeSkippable(t *testing.T) {
 	t.Parallel()
 	ev := map[byte]wuTestEvent{
@@ -169,8 +168,10 @@ func TestWakeupTreeSkippable(t *testing.T) {
 	if !ok || wuWords(took) != "sq" {
 		t.Errorf("skippable(q) = [%s], %v; want [sq], true", wuWords(took), ok)
 	}
-	if _, ok := tr.skippable('u'); ok {
-		t.Error("skippable(u): it was made with its child r")
+	// u was made with its child r: skipped, u.r is what its cover stands
+	// for, and nothing else is in it yet.
+	if took, ok := tr.skippable('u'); !ok || len(took) != 0 {
+		t.Errorf("skippable(u) = [%s], %v; want [], true", wuWords(took), ok)
 	}
 	// Skipping q and inserting what it took in again keeps it: u, a weak
 	// initial of s.q, takes it in now.
@@ -181,8 +182,9 @@ func TestWakeupTreeSkippable(t *testing.T) {
 	if got := wuString(tr); got != "{ur usq}" {
 		t.Errorf("after skipping q: %s, want {ur usq}", got)
 	}
-	if took, _ := tr.skippable('u'); len(took) != 0 {
-		t.Errorf("u took [%s]: a chain records nothing (it is never skipped)", wuWords(took))
+	// u took s.q in: skipping u too would insert it again.
+	if took, _ := tr.skippable('u'); wuWords(took) != "sq" {
+		t.Errorf("u took [%s], want [sq]", wuWords(took))
 	}
 	// An insertion that is the branch's own event alone is not recorded:
 	// the branch is that sequence.
