@@ -37,10 +37,6 @@ proc q() {
 }
 init { spawn put(0, 1); spawn q(); }
 `
-	p, errs := Compile("cells.blk", []byte(src))
-	if errs != nil {
-		t.Fatalf("unexpected errors:\n%s", errs.Format([]byte(src)))
-	}
 	want := map[string]string{
 		// m and got at k; h at x % N, which reads a global
 		"put": "m r[k] w[k]; got r[k] w[((k + 1) - 1)]",
@@ -52,12 +48,7 @@ init { spawn put(0, 1); spawn q(); }
 		// the guard's index is fixed; the loop's i is assigned in the block
 		"q@21": "m r[0]",
 	}
-	for _, b := range p.Blocks {
-		w, ok := want[b.ID]
-		if !ok {
-			t.Errorf("unexpected block %s", b.ID)
-			continue
-		}
+	checkBlocks(t, "cells.blk", src, "Cells", want, func(b *Block) string {
 		var parts []string
 		for _, c := range b.Cells {
 			s := c.Array.Name
@@ -69,14 +60,8 @@ init { spawn put(0, 1); spawn q(); }
 			}
 			parts = append(parts, s)
 		}
-		if got := strings.Join(parts, "; "); got != w {
-			t.Errorf("block %s: Cells %q, want %q", b.ID, got, w)
-		}
-		delete(want, b.ID)
-	}
-	for id := range want {
-		t.Errorf("no block %s", id)
-	}
+		return strings.Join(parts, "; ")
+	})
 }
 
 func indices(es []Expr) string {

@@ -39,10 +39,6 @@ proc d() {
 }
 init { spawn a(); spawn b(); spawn c(); spawn d(); }
 `
-	p, errs := Compile("mw.blk", []byte(src))
-	if errs != nil {
-		t.Fatalf("unexpected errors:\n%s", errs.Format([]byte(src)))
-	}
 	want := map[string]string{
 		"a":    "x z", // y only on one branch
 		"a@7":  "",    // the loop may not run; arr is an array; f's write is not counted
@@ -51,18 +47,32 @@ init { spawn a(); spawn b(); spawn c(); spawn d(); }
 		"c":    "",    // the early return skips y
 		"d":    "y",   // on both branches
 	}
+	checkBlocks(t, "mw.blk", src, "MustWrite", want, func(b *Block) string {
+		var names []string
+		for _, v := range b.MustWrite {
+			names = append(names, v.Name)
+		}
+		return strings.Join(names, " ")
+	})
+}
+
+// checkBlocks compiles src and compares, for each of its blocks, what
+// describe says of it with want[block ID] (what names the property in a
+// failure); every block must be in want, and every entry of want a block.
+func checkBlocks(t *testing.T, file, src, what string, want map[string]string, describe func(*Block) string) {
+	t.Helper()
+	p, errs := Compile(file, []byte(src))
+	if errs != nil {
+		t.Fatalf("unexpected errors:\n%s", errs.Format([]byte(src)))
+	}
 	for _, b := range p.Blocks {
 		w, ok := want[b.ID]
 		if !ok {
 			t.Errorf("unexpected block %s", b.ID)
 			continue
 		}
-		var names []string
-		for _, v := range b.MustWrite {
-			names = append(names, v.Name)
-		}
-		if got := strings.Join(names, " "); got != w {
-			t.Errorf("block %s: MustWrite %q, want %q", b.ID, got, w)
+		if got := describe(b); got != w {
+			t.Errorf("block %s: %s %q, want %q", b.ID, what, got, w)
 		}
 		delete(want, b.ID)
 	}
