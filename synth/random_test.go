@@ -98,6 +98,8 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 	if err != nil {
 		t.Fatalf("seed %d: synth: %v", seed, err)
 	}
+	traces := map[string]int{} // by algorithm, dependency and ObserveFinal
+	key := func(o dporrt.Options) string { return fmt.Sprint(o.Algo, o.Dep, o.ObserveFinal) }
 	for _, info := range dporrt.Algorithms {
 		if !info.NeedsICs {
 			continue
@@ -131,7 +133,30 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 			if info.Loop == dporrt.LoopOptimal && !randomOptions(seed).Await && r.Blocked != 0 {
 				t.Errorf("seed %d: %s explores %d sleep-set-blocked traces in a program without awaits\n%s", seed, o.Algo, r.Blocked, src)
 			}
+			traces[key(o)] = r.Traces
+			for _, bound := range info.AtMost {
+				if b := boundTraces(t, seed, m, o, bound, traces, key); r.Traces > b {
+					t.Errorf("seed %d: %s (%s dependency, observe final %v) with synthesized ICs explores %d complete traces, more than %s's %d\n%s", seed, info.Name, o.Dep, o.ObserveFinal, r.Traces, bound, b, src)
+				}
+			}
 		}
 	}
 	return true
+}
+
+// boundTraces returns the complete traces of algorithm bound run as o
+// (with its ICs, if it takes them), from traces or, when it has not run
+// yet, by running it.
+func boundTraces(t *testing.T, seed uint64, m *dporrt.Machine, o dporrt.Options, bound dporrt.Algorithm, traces map[string]int, key func(dporrt.Options) string) int {
+	t.Helper()
+	o.Algo = bound
+	if n, ok := traces[key(o)]; ok {
+		return n
+	}
+	r, err := dporrt.Explore(m, o)
+	if err != nil {
+		t.Fatalf("seed %d: %s: %v", seed, bound, err)
+	}
+	traces[key(o)] = r.Traces
+	return r.Traces
 }
