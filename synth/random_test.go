@@ -34,7 +34,9 @@ var randomPairTimeout = func() time.Duration {
 // TestRandomDifferential explores generated programs (internal/progen)
 // with the algorithms that use an IC file, given the ICs synthesized from
 // each program, and checks each reaches exactly the final states and
-// findings dfs reaches. Every algorithm without synthesized ICs is
+// findings dfs reaches, in no more complete traces than the algorithms
+// the registry bounds it by (Info.AtMost: codpor by cdpor, codpor-ob by
+// odpor-ob). Every algorithm without synthesized ICs is
 // compared with dfs on more programs by dporrt's TestDifferentialRandom,
 // which needs no solver. Failing programs are printed whole, with their
 // seed, for replay.
