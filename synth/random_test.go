@@ -35,8 +35,7 @@ var randomPairTimeout = func() time.Duration {
 // with the algorithms that use an IC file, given the ICs synthesized from
 // each program, and checks each reaches exactly the final states and
 // findings dfs reaches, in no more complete traces than the algorithms
-// the registry bounds it by (Info.AtMost: codpor by cdpor, codpor-ob by
-// odpor-ob). Every algorithm without synthesized ICs is
+// the registry bounds it by (Info.AtMost: codpor-ob by odpor-ob). Every algorithm without synthesized ICs is
 // compared with dfs on more programs by dporrt's TestDifferentialRandom,
 // which needs no solver. Failing programs are printed whole, with their
 // seed, for replay.
@@ -46,13 +45,22 @@ func TestRandomDifferential(t *testing.T) {
 	n := randomPrograms(300)
 	const shards = 2 // one per core: synthesis and exploration are CPU-bound
 	ran := make([]int, shards)
+	start := time.Now()
 	t.Run("shards", func(t *testing.T) {
 		for w := range shards {
 			t.Run(strconv.Itoa(w), func(t *testing.T) {
 				t.Parallel()
 				for seed := uint64(1 + w); seed <= uint64(n); seed += shards {
+					began := time.Now()
 					if randomDifferential(t, seed, progen.Generate(seed, randomOptions(seed))) {
 						ran[w]++
+					}
+					// A soak's progress, seen with -v as it runs.
+					if d := time.Since(began); d > 20*time.Second {
+						t.Logf("seed %d took %s", seed, d.Round(time.Second))
+					}
+					if seed%200 < shards {
+						t.Logf("seed %d done, %s since the start", seed, time.Since(start).Round(time.Second))
 					}
 				}
 			})
