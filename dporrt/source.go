@@ -41,6 +41,9 @@ type level struct {
 	snap     *State
 	snapSize int
 	dnd      int // the byState sequences of sleep
+	// forced holds the covered processes whose races the optimal loop
+	// reversed here when it skipped their branches (see optimal).
+	forced pidBag
 	// skipped lists the processes covered here that a reversal chose to
 	// start with since the loop last looked (csdpor; see updateBack).
 	skipped []PID
