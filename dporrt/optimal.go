@@ -143,8 +143,8 @@ func (x *explorer) optimal(depth int) {
 			// reversed. Twice, two covered processes whose races each
 			// put the other back into this tree were skipped in turn
 			// for ever (progen seed 677 of the synth package's random
-			// test: two spawned c's, each blocked at its await until
-			// the other's write).
+			// test: the two c's that p0 spawns,
+			// testdata/regress/codpor-forced-loop.blk).
 			if !f.forced.has(pid) {
 				f.forced.add(pid)
 				x.forcedRaces(pid)
