@@ -35,9 +35,9 @@ var randomPairTimeout = func() time.Duration {
 // with the algorithms that use an IC file, given the ICs synthesized from
 // each program, and checks each reaches exactly the final states and
 // findings dfs reaches, in no more complete traces than the algorithms
-// the registry bounds it by (Info.AtMost: codpor-ob by odpor-ob). Every algorithm without synthesized ICs is
-// compared with dfs on more programs by dporrt's TestDifferentialRandom,
-// which needs no solver. Failing programs are printed whole, with their
+// the registry bounds it by (Info.AtMost: codpor-ob by odpor-ob). Every
+// algorithm without synthesized ICs is compared with dfs on more programs
+// by dporrt's TestDifferentialRandom, which needs no solver. Failing programs are printed whole, with their
 // seed, for replay.
 func TestRandomDifferential(t *testing.T) {
 	// Each pair gets randomPairTimeout: about 0.3 s a program, the few
@@ -108,8 +108,23 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 	if err != nil {
 		t.Fatalf("seed %d: synth: %v", seed, err)
 	}
-	traces := map[string]int{} // by algorithm, dependency and ObserveFinal
+	// traces holds the complete traces of each run, by algorithm,
+	// dependency and ObserveFinal; bound returns them for algorithm a run
+	// as o, running it first when it has not run (a bound without ICs).
+	traces := map[string]int{}
 	key := func(o dporrt.Options) string { return fmt.Sprint(o.Algo, o.Dep, o.ObserveFinal) }
+	bound := func(a dporrt.Algorithm, o dporrt.Options) int {
+		o.Algo = a
+		if n, ok := traces[key(o)]; ok {
+			return n
+		}
+		r, err := dporrt.Explore(m, o)
+		if err != nil {
+			t.Fatalf("seed %d: %s: %v", seed, a, err)
+		}
+		traces[key(o)] = r.Traces
+		return r.Traces
+	}
 	for _, info := range dporrt.Algorithms {
 		if !info.NeedsICs {
 			continue
@@ -144,29 +159,12 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 				t.Errorf("seed %d: %s explores %d sleep-set-blocked traces in a program without awaits\n%s", seed, o.Algo, r.Blocked, src)
 			}
 			traces[key(o)] = r.Traces
-			for _, bound := range info.AtMost {
-				if b := boundTraces(t, seed, m, o, bound, traces, key); r.Traces > b {
-					t.Errorf("seed %d: %s (%s dependency, observe final %v) with synthesized ICs explores %d complete traces, more than %s's %d\n%s", seed, info.Name, o.Dep, o.ObserveFinal, r.Traces, bound, b, src)
+			for _, a := range info.AtMost {
+				if b := bound(a, o); r.Traces > b {
+					t.Errorf("seed %d: %s (%s dependency, observe final %v) with synthesized ICs explores %d complete traces, more than %s's %d\n%s", seed, info.Name, o.Dep, o.ObserveFinal, r.Traces, a, b, src)
 				}
 			}
 		}
 	}
 	return true
-}
-
-// boundTraces returns the complete traces of algorithm bound run as o
-// (with its ICs, if it takes them), from traces or, when it has not run
-// yet, by running it.
-func boundTraces(t *testing.T, seed uint64, m *dporrt.Machine, o dporrt.Options, bound dporrt.Algorithm, traces map[string]int, key func(dporrt.Options) string) int {
-	t.Helper()
-	o.Algo = bound
-	if n, ok := traces[key(o)]; ok {
-		return n
-	}
-	r, err := dporrt.Explore(m, o)
-	if err != nil {
-		t.Fatalf("seed %d: %s: %v", seed, bound, err)
-	}
-	traces[key(o)] = r.Traces
-	return r.Traces
 }
