@@ -60,6 +60,9 @@ func differential(t *testing.T, name string, m *Machine, bound int, ics *ic.File
 				if r.Traces > oracle.Traces {
 					t.Errorf("%s explores %d traces, more than dfs's %d", label, r.Traces, oracle.Traces)
 				}
+				if info.Loop == LoopOptimal && !m.Prog.HasAwait() && r.Blocked != 0 {
+					t.Errorf("%s explores %d sleep-set-blocked traces in a program without awaits", label, r.Blocked)
+				}
 				traces[key(info.Name, o)] = r.Traces
 				for _, bound := range info.AtMost {
 					if info.NeedsICs && o.ICs == nil {

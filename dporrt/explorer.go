@@ -343,11 +343,7 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 				return nil, err
 			}
 			x.ics, x.check = ics, icCheck{}
-			for _, pr := range m.Prog.Procs {
-				for _, pt := range pr.Points {
-					x.blocking = x.blocking || pt.Guard != nil
-				}
-			}
+			x.blocking = m.Prog.HasAwait()
 		} else if info.Loop == LoopOptimal {
 			// No constraint: every pair falls back on the state check.
 			x.check = stateCheck{}

@@ -80,8 +80,19 @@ func (x *explorer) noteDnD(d int) {
 // every such process instead, as the source loop does, made
 // odpor-cs-ob explore more complete traces than odpor-ob
 // (dporrt/testdata/regress/cs-wake-all.blk).
+//
+// Nothing is put in when a process asleep at f can never be woken (see
+// asleepForGood): every run from f then either runs its event, and an
+// equivalent one was explored where it ran first, or ends in a runtime
+// error before it does, and that order is the reversal of the error's race
+// with that event, found where it ran (an error is dependent on every
+// event). A run started there could only end sleep-set blocked, with
+// nothing to reverse that the sleeper's own runs do not (progen seed 912
+// of the synth package's random test: p2's last block, which touches
+// nothing, asleep at the level, and the run ended blocked;
+// dporrt/testdata/regress/cs-wake-never.blk).
 func (x *explorer) wakeOne(f *level) {
-	if !f.wut.empty() {
+	if !f.wut.empty() || x.asleepForGood(f) {
 		return
 	}
 	for n := x.enabled.first(); n != nil; n = n.next[0] {
@@ -90,6 +101,57 @@ func (x *explorer) wakeOne(f *level) {
 			return
 		}
 	}
+}
+
+// asleepForGood reports whether a process asleep at f (explored there or
+// above, not a don't-do entry) has a next event that no event can wake: it
+// is enabled, spawns nothing, raises no runtime error, and its locations
+// meet no block's of the program in a write (by the blocks' static sets,
+// which name every location any of their runs may touch). Such an event is
+// independent of every event but an erroring one, and stays enabled.
+func (x *explorer) asleepForGood(f *level) bool {
+	for _, sl := range f.sleep {
+		if sl.byState || len(sl.seq) != 1 {
+			continue
+		}
+		i := x.procIndex(sl.seq[0].pid)
+		if i < 0 || !x.isEnabled(i) {
+			continue
+		}
+		p := x.st.Procs[i]
+		if len(p.Point.Block.Spawns) > 0 {
+			continue
+		}
+		r, w := x.eventSets(p.Point.Block, p.Locals)
+		if !x.meetsNoBlock(r, w) || x.fails(sl.seq[0].pid) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// meetsNoBlock reports whether locations read r and written w meet no
+// block's static sets in a write: no block writes what r or w name, nor
+// reads what w names.
+func (x *explorer) meetsNoBlock(r, w []Loc) bool {
+	for _, b := range x.m.Prog.Blocks {
+		br, bw := x.staticSets(b)
+		if intersect(r, bw) || intersect(w, bw) || intersect(w, br) {
+			return false
+		}
+	}
+	return true
+}
+
+// fails runs the next event of process pid, not as a state, and reports
+// whether it raised a runtime error; the sequence and state are left as
+// they were.
+func (x *explorer) fails(pid PID) bool {
+	ev, _ := x.step(pid, false)
+	x.st.Undo(ev.mark)
+	x.seq = x.seq[:len(x.seq)-1]
+	return ev.err != nil
 }
 
 // covered reports whether process pid is covered at f: a don't-do

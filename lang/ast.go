@@ -391,6 +391,17 @@ func (p *Program) Block(id string) *Block {
 	return nil
 }
 
+// HasAwait reports whether a block of the program starts with an await
+// guard: a process may then block.
+func (p *Program) HasAwait() bool {
+	for _, b := range p.Blocks {
+		if b.Point.Guard != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Param returns the param named name, or nil.
 func (p *Program) Param(name string) *Param {
 	for _, pa := range p.Params {

@@ -75,6 +75,9 @@ func TestCDPORDifferential(t *testing.T) {
 				if ok, why := agrees(oracle); !ok {
 					t.Errorf("%s differs from dfs: %s", r.name, why)
 				}
+				if !p.HasAwait() && r.name != "cdpor" && r.res.Blocked != 0 {
+					t.Errorf("%s explores %d sleep-set-blocked traces in a program without awaits", r.name, r.res.Blocked)
+				}
 				for b, br := range r.bound {
 					if r.res.Traces > br.Traces {
 						t.Errorf("%s explores %d traces, more than %s's %d", r.name, r.res.Traces, b, br.Traces)
