@@ -87,10 +87,11 @@ func (x *explorer) noteDnD(d int) {
 // error before it does, and that order is the reversal of the error's race
 // with that event, found where it ran (an error is dependent on every
 // event). A run started there could only end sleep-set blocked, with
-// nothing to reverse that the sleeper's own runs do not (progen seed 912
-// of the synth package's random test: p2's last block, which touches
-// nothing, asleep at the level, and the run ended blocked;
-// dporrt/testdata/regress/cs-wake-never.blk).
+// nothing to reverse that the sleeper's own runs do not: a block that
+// touches nothing, asleep at the level, left the run blocked without
+// awaits (dporrt/testdata/regress/cs-wake-never.blk, from progen seed 912
+// of the synth package's random test) and with them
+// (dporrt/testdata/regress/cs-wake-blocked.blk, from seed 71).
 func (x *explorer) wakeOne(f *level) {
 	if !f.wut.empty() || x.asleepForGood(f) {
 		return
