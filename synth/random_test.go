@@ -37,8 +37,8 @@ var randomPairTimeout = func() time.Duration {
 // findings dfs reaches, in no more complete traces than the algorithms
 // the registry bounds it by (Info.AtMost: codpor-ob by odpor-ob). Every
 // algorithm without synthesized ICs is compared with dfs on more programs
-// by dporrt's TestDifferentialRandom, which needs no solver. Failing programs are printed whole, with their
-// seed, for replay.
+// by dporrt's TestDifferentialRandom, which needs no solver. Failing
+// programs are printed whole, with their seed, for replay.
 func TestRandomDifferential(t *testing.T) {
 	// Each pair gets randomPairTimeout: about 0.3 s a program, the few
 	// big ones bounded (one of 12 took 47 s with no bound).
@@ -155,7 +155,7 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 			// The optimal loop ends no trace sleep-set blocked where no
 			// process awaits (a block that failed is judged where a
 			// reversal puts it: dporrt's failsWhere).
-			if info.Loop == dporrt.LoopOptimal && !randomOptions(seed).Await && r.Blocked != 0 {
+			if info.Loop == dporrt.LoopOptimal && !p.HasAwait() && r.Blocked != 0 {
 				t.Errorf("seed %d: %s explores %d sleep-set-blocked traces in a program without awaits\n%s", seed, o.Algo, r.Blocked, src)
 			}
 			traces[key(o)] = r.Traces
