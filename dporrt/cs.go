@@ -85,8 +85,10 @@ func (x *explorer) between(i, k int) []PID {
 // where E.q.p does, a continuation of E.q, which is explored (q asleep: an
 // equivalent sequence was) or covered (its runs end where explored ones
 // do). This carries a cover past an event it would otherwise stop at,
-// where the two commute in the state they meet, as commutingSleepers does
-// for odpor-cs. Without it, the run where a covered process comes after an
+// where the two commute in the state they meet. The optimal loop made the
+// same carry until it lost a final state (testdata/regress/cs-carry-lost.blk:
+// the runs a carried cover skips have races that other branches need), and
+// the argument here is the same one. Without it, the run where a covered process comes after an
 // event dependent on it is explored to its end, and k pairwise dependent
 // events that commute explore the Euler zigzag number of their orders (272
 // traces for 7; the ISSTA'19 paper's Problem II, Sec. 3.2).

@@ -15,11 +15,10 @@ import (
 // explored order reached (line 38), that reversed run goes into the
 // don't-do set of E': a sequence that starts that way is not explored to
 // its end. Don't-do sequences are inherited as the sleep sequences of
-// csdpor are (lines 29-30: childSleep), and carried past a dependent event
-// that commutes with them where they meet (commutingSleepers); where one
-// has shrunk to a single process, that process is covered: not explored,
-// but its event still runs to have its races reversed (lines 17-19 and
-// 25-26: forcedRaces). The don't-do sets are the byState sleepers of the
+// csdpor are (lines 29-30: childSleep), past events independent of them
+// only; where one has shrunk to a single process, that process is covered:
+// not explored, but its event still runs to have its races reversed (lines
+// 17-19 and 25-26: forcedRaces). The don't-do sets are the byState sleepers of the
 // levels. docs/algorithms.md says where and why this departs from the
 // paper.
 //
@@ -164,81 +163,6 @@ func (f *level) covered(pid PID) bool {
 		}
 	}
 	return false
-}
-
-// commutingSleepers returns, for the context-sensitive algorithms, the
-// processes q asleep or covered at f, whose next event is dependent on p's
-// (so that childSleep drops them) but commutes with it in the current
-// state X: s[X.p.q] = s[X.q.p]. They stay covered at X.p: X.p.q ends where
-// X.q.p does, a continuation of X.q, which is explored (asleep: an
-// equivalent trace was) or covered (its runs end where explored ones do).
-// This carries a don't-do sequence past an event it would otherwise stop
-// at, where the two commute in the state they meet: without it, the
-// reversal of a race between commuting events is explored on, through each
-// dependent event that comes before its covered point (ISSTA'19 Sec. 3.2,
-// Problem II).
-//
-// With independence constraints (codpor), a constraint of the pair that
-// holds in X says they commute there without running them (the CAV'18
-// paper's line 17 keeps such sleepers asleep when the constraint holds
-// uniformly; here holding where they meet is enough, as the entry is a
-// cover, not a sleeper); a pair that is not exact falls back on running
-// both orders.
-func (x *explorer) commutingSleepers(f *level, pid PID) []sleeper {
-	if x.check == nil || len(f.sleep) == 0 {
-		return nil
-	}
-	var p *event
-	var out []sleeper
-	for _, sl := range f.sleep {
-		if len(sl.seq) != 1 || sl.seq[0].pid == pid || sl.modObs || asleepIn(out, sl.seq[0].pid) {
-			continue
-		}
-		q := sl.seq[0]
-		if p == nil {
-			p = x.nextEvent(pid)
-		}
-		if !x.dependent(p, q) || !x.commutes(p, q) {
-			continue
-		}
-		out = append(out, sleeper{seq: sl.seq, byState: true})
-	}
-	return out
-}
-
-// addSleepers appends to sleep the entries of more it does not hold yet
-// (the same processes, both by state or both not).
-func addSleepers(sleep, more []sleeper) []sleeper {
-	for _, m := range more {
-		if !slices.ContainsFunc(sleep, func(s sleeper) bool { return s.byState == m.byState && samePIDs(s.seq, m.seq) }) {
-			sleep = append(sleep, m)
-		}
-	}
-	return sleep
-}
-
-// commutes reports whether the next events p and q (of other processes)
-// commute in the current state: a constraint of their pair holds there
-// (codpor), or running them in either order ends in the same state (for
-// a pair whose constraints are not exact, or without an IC file).
-func (x *explorer) commutes(p, q *event) bool {
-	if x.ics != nil {
-		pr := x.ics.pair(p.block, q.block)
-		if holds, _ := x.pairCheck(pr, p.pid, q.pid); holds {
-			return true
-		}
-		if pr.pr != nil && pr.pr.Exact {
-			return false
-		}
-	}
-	return x.commuteHere(p.pid, q.pid)
-}
-
-// commuteHere reports whether running the next events of processes a and
-// b in either order from the current state ends in the same state, both
-// orders enabled and free of runtime errors. The state is left as it was.
-func (x *explorer) commuteHere(a, b PID) bool {
-	return x.sameRuns([]PID{a, b}, []PID{b, a})
 }
 
 // coveredStop handles a level where every enabled process is asleep and
