@@ -136,24 +136,23 @@ func (x *explorer) source(depth int) {
 	if f.node >= 0 {
 		defer x.treeLeave(f.node, f, x.enabled.pids())
 	}
-	// csdpor carries covers past commuting events and forces the races
-	// of a covered process where it is not explored (see carried,
-	// coveredStop, forceSkipped); cdpor reverses the races of every
-	// covered process on entering a level, and explores every process
-	// awake there.
-	carry := x.info.Check == CheckState
+	// csdpor forces the races of a covered process where it is not
+	// explored (see sourceCoveredStop, forceSkipped); cdpor reverses the
+	// races of every covered process on entering a level, and explores
+	// every process awake there.
+	forced := x.info.Check == CheckState
 	byState := false
 	for _, sl := range f.sleep {
 		if sl.byState && len(sl.seq) == 1 {
 			byState = true
-			if !carry {
+			if !forced {
 				x.sleeperRaces(sl.seq[0])
 			}
 		}
 	}
 	first, ok := x.awake(f)
 	if !ok {
-		if carry && x.sourceCoveredStop(f) {
+		if forced && x.sourceCoveredStop(f) {
 			return
 		}
 		x.res.Blocked++
@@ -161,7 +160,7 @@ func (x *explorer) source(depth int) {
 		return
 	}
 	f.asleep0 = len(f.sleep)
-	if byState && !carry {
+	if byState && !forced {
 		// A process asleep by a context-sensitive check was not
 		// explored here, so the races its subtree would have reversed
 		// here are unknown: explore every other process.
@@ -187,11 +186,7 @@ func (x *explorer) source(depth int) {
 		} else {
 			x.races(len(x.seq) - 1)
 			x.blockedRaces(len(x.seq)-1, spawned, x.race)
-			sleep := x.childSleep(f, ev)
-			if carry {
-				sleep = x.carried(f, ev, sleep)
-			}
-			child := x.enter(append(sleep, kept...), ev, spawned)
+			child := x.enter(append(x.childSleep(f, ev), kept...), ev, spawned)
 			child.node = node
 			x.source(depth + 1)
 			x.leave()
