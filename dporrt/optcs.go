@@ -16,9 +16,10 @@ import (
 // don't-do set of E': a sequence that starts that way is not explored to
 // its end. Don't-do sequences are inherited as the sleep sequences of
 // csdpor are (lines 29-30: childSleep), past events independent of them
-// only; where one has shrunk to a single process, that process is covered:
-// not explored, but its event still runs to have its races reversed (lines
-// 17-19 and 25-26: forcedRaces). The don't-do sets are the byState sleepers of the
+// only (and, for codpor, past events a constraint shows uniformly
+// independent of them: uniformCovers); where one has shrunk to a single
+// process, that process is covered: not explored, but its event still runs
+// to have its races reversed (lines 17-19 and 25-26: forcedRaces). The don't-do sets are the byState sleepers of the
 // levels. docs/algorithms.md says where and why this departs from the
 // paper.
 //
@@ -163,6 +164,87 @@ func (f *level) covered(pid PID) bool {
 		}
 	}
 	return false
+}
+
+// uniformCovers returns, for codpor and codpor-ob, the processes q asleep
+// or covered at f (alone in their sequence) whose next event is dependent
+// on p's, but whose pair with p has a constraint that holds uniformly in
+// the current state X (U⇒, as judge has it): they stay covered at X.p, as
+// cdpor keeps them asleep (the CAV'18 paper's Alg. 1, line 17). The two
+// orders of p and q are then one trace to codpor: a race of the two that
+// the constraint shows uniformly independent is no race and no
+// happens-before edge, so X.p.q.w and X.q.p.w have the same races, and
+// the runs the cover skips reverse nothing X.q's do not. A constraint
+// that holds at X only is no reason: covers carried that way lost a final
+// state (testdata/regress/cs-carry-lost.blk, see docs/algorithms.md). Not
+// where a process can block (see explorer.blocking), where no race is
+// uniform either.
+func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
+	if x.ics == nil || x.blocking || len(f.sleep) == 0 {
+		return nil
+	}
+	pi := x.procIndex(pid)
+	if pi < 0 {
+		return nil
+	}
+	var p *event
+	var out []sleeper
+	for _, sl := range f.sleep {
+		if len(sl.seq) != 1 || sl.seq[0].pid == pid || sl.modObs || slices.ContainsFunc(out, func(o sleeper) bool { return o.seq[0].pid == sl.seq[0].pid }) {
+			continue
+		}
+		q := sl.seq[0]
+		if p == nil {
+			p = x.nextEvent(pid)
+		}
+		if !x.dependent(p, q) {
+			continue
+		}
+		if _, uniform := x.icHolds(pid, p.block, q.pid, q.block); uniform && !x.floatingBefore(p, q) {
+			out = append(out, sleeper{seq: sl.seq, byState: true})
+		}
+	}
+	return out
+}
+
+// floatingBefore is floatingWriter for the race p's next event p would
+// have with q's, q right after p: an event of the sequence that would not
+// happen before q there may write a global a constraint of their pair
+// reads, and judge would then not find the race uniform. An event happens
+// before q when it is, or happens before, an event that q or p (which q is
+// dependent on) is dependent on.
+func (x *explorer) floatingBefore(p, q *event) bool {
+	read := x.ics.constraintGlobals(x.ics.pair(p.block, q.block).pr)
+	if len(read) == 0 {
+		return false
+	}
+	for j, ev := range x.seq {
+		w := x.ics.w[ev.block]
+		if !slices.ContainsFunc(read, func(g string) bool { return w[g] }) {
+			continue
+		}
+		before := false
+		for m := len(x.seq) - 1; m >= j && !before; m-- {
+			if x.dependent(x.seq[m], p) || x.dependent(x.seq[m], q) {
+				before = m == j || hb(ev, x.seq[m])
+			}
+		}
+		if !before {
+			return true
+		}
+	}
+	return false
+}
+
+// addSleepers appends to sleep the entries of more it does not hold yet
+// (the same processes, both by state or both not).
+func addSleepers(sleep, more []sleeper) []sleeper {
+	for _, m := range more {
+		if !slices.ContainsFunc(sleep, func(s sleeper) bool { return s.byState == m.byState && samePIDs(s.seq, m.seq) }) {
+			sleep = append(sleep, m)
+		}
+	}
+	return sleep
 }
 
 // coveredStop handles a level where every enabled process is asleep and

@@ -173,6 +173,7 @@ func (x *explorer) optimal(depth int) {
 		}
 		sub := f.wut.subtree(pid)
 		explored++
+		kept := x.uniformCovers(f, pid)
 		took++
 		ev, spawned, node := x.take(f, pid)
 		f.wut.setFirst(pid, ev) // races inserted here now meet it as it ran
@@ -183,7 +184,7 @@ func (x *explorer) optimal(depth int) {
 			x.errorWakeups(len(x.seq) - 1)
 		} else {
 			x.blockedRaces(len(x.seq)-1, spawned, x.reverseNow)
-			child := x.enter(x.childSleep(f, ev), ev, spawned)
+			child := x.enter(addSleepers(x.childSleep(f, ev), kept), ev, spawned)
 			child.node, child.wut = node, sub
 			x.optimal(depth + 1)
 			x.leave()
