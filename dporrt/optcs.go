@@ -19,9 +19,9 @@ import (
 // only (and, for codpor, past events a constraint shows uniformly
 // independent of them: uniformCovers); where one has shrunk to a single
 // process, that process is covered: not explored, but its event still runs
-// to have its races reversed (lines 17-19 and 25-26: forcedRaces). The don't-do sets are the byState sleepers of the
-// levels. docs/algorithms.md says where and why this departs from the
-// paper.
+// to have its races reversed (lines 17-19 and 25-26: forcedRaces). The
+// don't-do sets are the byState sleepers of the levels. docs/algorithms.md
+// says where and why this departs from the paper.
 //
 // With observers (Alg. 2), for a race of two writes dependent only because
 // a later event observes the second, the don't-do entry is the reversed
@@ -174,33 +174,26 @@ func (f *level) covered(pid PID) bool {
 // orders of p and q are then one trace to codpor: a race of the two that
 // the constraint shows uniformly independent is no race and no
 // happens-before edge, so X.p.q.w and X.q.p.w have the same races, and
-// the runs the cover skips reverse nothing X.q's do not. A constraint
-// that holds at X only is no reason: covers carried that way lost a final
-// state (testdata/regress/cs-carry-lost.blk, see docs/algorithms.md). Not
-// where a process can block (see explorer.blocking), where no race is
-// uniform either.
+// the runs the cover skips reverse nothing X.q's do not. Commuting in X
+// only is no reason: covers carried that way lost a final state
+// (testdata/regress/cs-carry-lost.blk, see docs/algorithms.md). These are
+// the sleepers of uniformSleepers that are dependent on p and have no
+// floating writer (see floatingBefore); none where a process can block
+// (see explorer.blocking), where no race is uniform either.
 func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
-	if x.ics == nil || x.blocking || len(f.sleep) == 0 {
-		return nil
-	}
-	pi := x.procIndex(pid)
-	if pi < 0 {
+	if x.blocking {
 		return nil
 	}
 	var p *event
 	var out []sleeper
-	for _, sl := range f.sleep {
-		if len(sl.seq) != 1 || sl.seq[0].pid == pid || sl.modObs || slices.ContainsFunc(out, func(o sleeper) bool { return o.seq[0].pid == sl.seq[0].pid }) {
+	for _, sl := range x.uniformSleepers(f, pid) {
+		if sl.modObs || slices.ContainsFunc(out, func(o sleeper) bool { return o.seq[0].pid == sl.seq[0].pid }) {
 			continue
 		}
-		q := sl.seq[0]
 		if p == nil {
 			p = x.nextEvent(pid)
 		}
-		if !x.dependent(p, q) {
-			continue
-		}
-		if _, uniform := x.icHolds(pid, p.block, q.pid, q.block); uniform && !x.floatingBefore(p, q) {
+		if q := sl.seq[0]; x.dependent(p, q) && !x.floatingBefore(p, q) {
 			out = append(out, sleeper{seq: sl.seq, byState: true})
 		}
 	}
