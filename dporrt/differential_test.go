@@ -9,6 +9,7 @@ import (
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/lang"
 )
 
 // differential explores m with dfs and with every other algorithm of the
@@ -165,6 +166,31 @@ func soak(def int) int {
 	return def
 }
 
+// mutants is how many cut-down versions of the program of a seed
+// (progen.Delete) the random differential tests run besides it: one for
+// each of the first 100 seeds in make test, ICGEN_MUTANTS=N for every seed
+// in a soak (0: none).
+func mutants(seed uint64) int {
+	if n, err := strconv.Atoi(os.Getenv("ICGEN_MUTANTS")); err == nil && n >= 0 {
+		return n
+	}
+	if seed <= 100 {
+		return 1
+	}
+	return 0
+}
+
+// mutant returns the k-th cut-down version of src, the program of a seed,
+// and its compiled program; nil when it does not compile.
+func mutant(src string, seed uint64, k int) (string, *lang.Program) {
+	del := progen.Delete(src, seed<<8|uint64(k), 1+k%5)
+	p, errs := lang.Compile(fmt.Sprintf("gen%d-%d.blk", seed, k), []byte(del))
+	if errs != nil {
+		return del, nil
+	}
+	return del, p
+}
+
 // randomOptions are the generator's options the random differential
 // cycles through, by seed: every feature; no funcs or runtime errors, so
 // that more programs end in states rather than errors; and no awaits,
@@ -186,13 +212,14 @@ func noAwait(o progen.Options) progen.Options {
 // TestDifferentialRandom compares every algorithm of the registry, in
 // both dependency modes, with dfs on generated programs (internal/progen:
 // yields, awaits, spawns, asserts, arrays, funcs, loops across yields,
-// runtime errors): 400 in make test, more with ICGEN_SOAK=N. Programs too
-// big for dfs are skipped; they must be a minority. A failing program is
-// printed whole, with its seed and options, for replay.
+// runtime errors): 400 in make test, more with ICGEN_SOAK=N, and versions
+// of them with statements deleted (see mutants). Programs too big for dfs
+// are skipped; they must be a minority. A failing program is printed
+// whole, with its seed and options, for replay.
 func TestDifferentialRandom(t *testing.T) {
 	n := soak(400)
 	const shards = 2
-	ran := make([]int, shards)
+	ran, cut := make([]int, shards), make([]int, shards)
 	t.Run("shards", func(t *testing.T) {
 		for w := range shards {
 			t.Run(strconv.Itoa(w), func(t *testing.T) {
@@ -210,15 +237,28 @@ func TestDifferentialRandom(t *testing.T) {
 					if t.Failed() {
 						t.Fatalf("the program of seed %d (options %s):\n%s", seed, opts, src)
 					}
+					for k := range mutants(seed) {
+						del, p := mutant(src, seed, k)
+						if p == nil {
+							continue
+						}
+						m, err := New(p, nil)
+						if err != nil {
+							continue // an init that fails
+						}
+						if differential(t, fmt.Sprintf("seed %d, cut down %d", seed, k), m, 100000, nil) {
+							cut[w]++
+						}
+						if t.Failed() {
+							t.Fatalf("the program of seed %d (options %s) cut down (progen.Delete, mutant %d):\n%s", seed, opts, k, del)
+						}
+					}
 				}
 			})
 		}
 	})
-	total := 0
-	for _, r := range ran {
-		total += r
-	}
-	t.Logf("%d of %d generated programs explored by every algorithm, %d too big for dfs", total, n, n-total)
+	total := ran[0] + ran[1]
+	t.Logf("%d of %d generated programs explored by every algorithm, %d too big for dfs; and %d cut-down versions", total, n, n-total, cut[0]+cut[1])
 	if total < n/2 {
 		t.Errorf("only %d of %d generated programs were small enough for dfs", total, n)
 	}

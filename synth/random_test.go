@@ -22,6 +22,30 @@ func randomPrograms(def int) int {
 	return def
 }
 
+// randomMutants is how many cut-down versions of the program of a seed
+// (progen.Delete: statements deleted) the differential test runs besides
+// it: one for each of the first 60 seeds in make test, ICGEN_MUTANTS=N for
+// every seed in a soak (0: none).
+func randomMutants(seed uint64) int {
+	if n, err := strconv.Atoi(os.Getenv("ICGEN_MUTANTS")); err == nil && n >= 0 {
+		return n
+	}
+	if seed <= 60 {
+		return 1
+	}
+	return 0
+}
+
+// runnable reports whether src compiles and its machine starts.
+func runnable(src string) bool {
+	p, errs := lang.Compile("cut.blk", []byte(src))
+	if errs != nil {
+		return false
+	}
+	_, err := dporrt.New(p, nil)
+	return err == nil
+}
+
 // randomPairTimeout bounds the synthesis of each pair of a generated
 // program (ICGEN_PAIR_TIMEOUT overrides it, e.g. 2s in a soak).
 var randomPairTimeout = func() time.Duration {
@@ -37,14 +61,16 @@ var randomPairTimeout = func() time.Duration {
 // findings dfs reaches, in no more complete traces than the algorithms
 // the registry bounds it by (Info.AtMost: codpor-ob by odpor-ob). Every
 // algorithm without synthesized ICs is compared with dfs on more programs
-// by dporrt's TestDifferentialRandom, which needs no solver. Failing
-// programs are printed whole, with their seed, for replay.
+// by dporrt's TestDifferentialRandom, which needs no solver. Some
+// programs are also run cut down (see randomMutants). Failing programs are
+// printed whole, named genN (the program of seed N) or genN-cutK (its
+// K-th cut-down version, progen.Delete), for replay.
 func TestRandomDifferential(t *testing.T) {
 	// Each pair gets randomPairTimeout: about 0.3 s a program, the few
 	// big ones bounded (one of 12 took 47 s with no bound).
 	n := randomPrograms(300)
 	const shards = 2 // one per core: synthesis and exploration are CPU-bound
-	ran := make([]int, shards)
+	ran, cut := make([]int, shards), make([]int, shards)
 	start := time.Now()
 	t.Run("shards", func(t *testing.T) {
 		for w := range shards {
@@ -52,8 +78,18 @@ func TestRandomDifferential(t *testing.T) {
 				t.Parallel()
 				for seed := uint64(1 + w); seed <= uint64(n); seed += shards {
 					began := time.Now()
-					if randomDifferential(t, seed, progen.Generate(seed, randomOptions(seed))) {
+					src := progen.Generate(seed, randomOptions(seed))
+					if randomDifferential(t, fmt.Sprintf("gen%d", seed), src) {
 						ran[w]++
+					}
+					for k := range randomMutants(seed) {
+						del := progen.Delete(src, seed<<8|uint64(k), 1+k%5)
+						if !runnable(del) {
+							continue // a use of a deleted local, an init that fails
+						}
+						if randomDifferential(t, fmt.Sprintf("gen%d-cut%d", seed, k), del) {
+							cut[w]++
+						}
 					}
 					// A soak's progress, seen with -v as it runs.
 					if d := time.Since(began); d > 20*time.Second {
@@ -67,7 +103,7 @@ func TestRandomDifferential(t *testing.T) {
 		}
 	})
 	total := ran[0] + ran[1]
-	t.Logf("%d generated programs explored with synthesized ICs, %d too big for dfs", total, n-total)
+	t.Logf("%d generated programs explored with synthesized ICs, %d too big for dfs; and %d cut-down versions", total, n-total, cut[0]+cut[1])
 	if total < n/2 {
 		t.Errorf("only %d of %d generated programs were small enough", total, n)
 	}
@@ -86,17 +122,17 @@ func randomOptions(seed uint64) progen.Options {
 }
 
 // randomDifferential compares the algorithms that use ICs, with the ICs
-// synthesized from the program, with dfs on one generated program; false
-// when the program is too big for dfs.
-func randomDifferential(t *testing.T, seed uint64, src string) bool {
+// synthesized from the program, with dfs on one generated program, named
+// in failures by name; false when the program is too big for dfs.
+func randomDifferential(t *testing.T, name string, src string) bool {
 	t.Helper()
-	p, errs := lang.Compile(fmt.Sprintf("gen%d.blk", seed), []byte(src))
+	p, errs := lang.Compile(name+".blk", []byte(src))
 	if errs != nil {
-		t.Fatalf("seed %d does not compile:\n%s\n%s", seed, errs.Format([]byte(src)), src)
+		t.Fatalf("%s does not compile:\n%s\n%s", name, errs.Format([]byte(src)), src)
 	}
 	m, err := dporrt.New(p, nil)
 	if err != nil {
-		t.Fatalf("seed %d: %v", seed, err)
+		t.Fatalf("%s: %v", name, err)
 	}
 	oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000})
 	if oracle.Cut {
@@ -106,7 +142,7 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 	// stays bounded.
 	ics, _, err := Run(context.Background(), p, Options{Workers: 1, Timeout: randomPairTimeout})
 	if err != nil {
-		t.Fatalf("seed %d: synth: %v", seed, err)
+		t.Fatalf("%s: synth: %v", name, err)
 	}
 	// traces holds the complete traces of each run, by algorithm,
 	// dependency and ObserveFinal; bound returns them for algorithm a run
@@ -120,7 +156,7 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 		}
 		r, err := dporrt.Explore(m, o)
 		if err != nil {
-			t.Fatalf("seed %d: %s: %v", seed, a, err)
+			t.Fatalf("%s: %s: %v", name, a, err)
 		}
 		traces[key(o)] = r.Traces
 		return r.Traces
@@ -143,25 +179,25 @@ func randomDifferential(t *testing.T, seed uint64, src string) bool {
 		for _, o := range runs {
 			r, err := dporrt.Explore(m, o)
 			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
+				t.Fatalf("%s: %v", name, err)
 			}
 			agrees := r.AgreesOnFindings
 			if info.PreservesFinals(o) {
 				agrees = r.Agrees
 			}
 			if ok, why := agrees(oracle); !ok {
-				t.Fatalf("seed %d: %s (%s dependency, observe final %v) with synthesized ICs differs from dfs: %s\n%s", seed, info.Name, o.Dep, o.ObserveFinal, why, src)
+				t.Fatalf("%s: %s (%s dependency, observe final %v) with synthesized ICs differs from dfs: %s\n%s", name, info.Name, o.Dep, o.ObserveFinal, why, src)
 			}
 			// The optimal loop ends no trace sleep-set blocked where no
 			// process awaits (a block that failed is judged where a
 			// reversal puts it: dporrt's failsWhere).
 			if info.Loop == dporrt.LoopOptimal && !p.HasAwait() && r.Blocked != 0 {
-				t.Errorf("seed %d: %s explores %d sleep-set-blocked traces in a program without awaits\n%s", seed, o.Algo, r.Blocked, src)
+				t.Errorf("%s: %s explores %d sleep-set-blocked traces in a program without awaits\n%s", name, o.Algo, r.Blocked, src)
 			}
 			traces[key(o)] = r.Traces
 			for _, a := range info.AtMost {
 				if b := bound(a, o); r.Traces > b {
-					t.Errorf("seed %d: %s (%s dependency, observe final %v) with synthesized ICs explores %d complete traces, more than %s's %d\n%s", seed, info.Name, o.Dep, o.ObserveFinal, r.Traces, a, b, src)
+					t.Errorf("%s: %s (%s dependency, observe final %v) with synthesized ICs explores %d complete traces, more than %s's %d\n%s", name, info.Name, o.Dep, o.ObserveFinal, r.Traces, a, b, src)
 				}
 			}
 		}

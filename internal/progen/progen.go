@@ -581,3 +581,76 @@ func (g *gen) init(params [][]string) {
 	g.indent--
 	g.line("}")
 }
+
+// Delete returns src, a generated program, with up to n of its statements
+// deleted, chosen by seed: a line that is a statement, or an if or a while
+// with its whole body. Declarations, headers and init's first line stay,
+// and nothing inside a loop's body goes, so that its counter still counts
+// (every execution of the result terminates). The result need not compile
+// (a use of a deleted local). Programs cut down this way meet orders and
+// dependencies the generator's shapes do not: a reduction of one that
+// passed found the program of dporrt/testdata/regress/cs-carry-lost.blk.
+func Delete(src string, seed uint64, n int) string {
+	r := rand.New(rand.NewPCG(seed, 0x64656c657465))
+	lines := strings.Split(src, "\n")
+	for range n {
+		spans := deletable(lines)
+		if len(spans) == 0 {
+			break
+		}
+		s := spans[r.IntN(len(spans))]
+		lines = append(lines[:s[0]:s[0]], lines[s[1]:]...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// deletable returns the spans [from, to) of lines that Delete may remove.
+func deletable(lines []string) [][2]int {
+	var out [][2]int
+	loopEnd := -1 // the line after the body of the loop the scan is in
+	for i, l := range lines {
+		s := strings.TrimSpace(l)
+		if i < loopEnd || s == "" || s == "}" || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "} else") {
+			continue
+		}
+		if isHeader(s) {
+			continue
+		}
+		end := i + 1
+		if strings.HasSuffix(s, "{") {
+			end = blockEnd(lines, i)
+			if end < 0 {
+				continue
+			}
+			if strings.HasPrefix(s, "while") {
+				loopEnd = end
+			}
+		}
+		out = append(out, [2]int{i, end})
+	}
+	return out
+}
+
+// isHeader reports whether a line opens a declaration: globals, params,
+// procs, funcs and init.
+func isHeader(s string) bool {
+	for _, p := range []string{"global ", "param ", "proc ", "func ", "init"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockEnd returns the line after the one that closes the block opened on
+// line i, with its else branches (-1 if it is not closed).
+func blockEnd(lines []string, i int) int {
+	depth := 0
+	for j := i; j < len(lines); j++ {
+		depth += strings.Count(lines[j], "{") - strings.Count(lines[j], "}")
+		if depth == 0 && !strings.HasSuffix(strings.TrimSpace(lines[j]), "{") {
+			return j + 1
+		}
+	}
+	return -1
+}

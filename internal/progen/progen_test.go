@@ -210,3 +210,68 @@ func TestExplore(t *testing.T) {
 		t.Errorf("no program violates an assert or deadlocks")
 	}
 }
+
+// TestDelete: Delete is a pure function of its seed, removes statements
+// only (every declaration and header stays), leaves loop bodies whole, and
+// a result that compiles explores to its end within the generator's bound.
+func TestDelete(t *testing.T) {
+	t.Parallel()
+	headers := func(src string) (n int) {
+		for _, l := range strings.Split(src, "\n") {
+			if isHeader(strings.TrimSpace(l)) {
+				n++
+			}
+		}
+		return n
+	}
+	loopBodies := func(src string) (bodies []string) {
+		lines := strings.Split(src, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(strings.TrimSpace(l), "while") {
+				bodies = append(bodies, strings.Join(lines[i:blockEnd(lines, i)], "\n"))
+			}
+		}
+		return bodies
+	}
+	compiled, changed := 0, 0
+	for seed := range uint64(300) {
+		src := Generate(seed, Default())
+		del := Delete(src, seed, 1+int(seed%5))
+		if del != Delete(src, seed, 1+int(seed%5)) {
+			t.Fatalf("seed %d: Delete differs between two calls", seed)
+		}
+		if del != src {
+			changed++
+		}
+		if headers(del) != headers(src) {
+			t.Fatalf("seed %d: a declaration went:\n%s", seed, del)
+		}
+		for _, b := range loopBodies(del) {
+			if !strings.Contains(src, b) {
+				t.Fatalf("seed %d: a loop lost part of its body:\n%s", seed, del)
+			}
+		}
+		prog, errs := lang.Compile("del.blk", []byte(del))
+		if errs != nil {
+			continue
+		}
+		compiled++
+		m, err := dporrt.New(prog, nil)
+		if err != nil {
+			continue // e.g. an init that fails
+		}
+		st, rerr := m.Initial()
+		if rerr != nil {
+			continue
+		}
+		var s dfsStats
+		dfs(st, 0, 200000, &s)
+		if s.cut {
+			t.Fatalf("seed %d: more than 200000 events to explore:\n%s", seed, del)
+		}
+	}
+	if changed < 290 || compiled < 150 {
+		t.Errorf("of 300 programs, Delete changed %d and %d compile; want most of both", changed, compiled)
+	}
+	t.Logf("of 300 programs, Delete changed %d, %d compile", changed, compiled)
+}
