@@ -306,6 +306,7 @@ func (x *explorer) forcedRaces(pid PID) {
 // depend on v: it runs the events up to e' in the reversed order.
 func (x *explorer) reverseCS(i, k int) {
 	if !x.reversible(i, k) {
+		x.reverseDisabler(i, k)
 		return
 	}
 	pos := append(x.notdep(i, k), k)
@@ -477,6 +478,7 @@ func (x *explorer) reverseObservedCS(i, k int) {
 		return
 	}
 	if !x.reversible(i, k) {
+		x.reverseDisabler(i, k)
 		return
 	}
 	nd := x.notdep(i, k)

@@ -344,6 +344,7 @@ func (x *explorer) reverse(i int, tail []int) bool {
 		early = false
 	}
 	if !x.reversible(i, k) {
+		x.reverseDisabler(i, k)
 		return false
 	}
 	v := x.reversal(i, tail, early)
@@ -499,6 +500,69 @@ func (x *explorer) reversible(i, k int) bool {
 	}
 	ok := false
 	x.detour(i, false, func() {
+		if _, ran := x.steps(u); !ran {
+			return
+		}
+		p := x.procIndex(n.pid)
+		ok = p >= 0 && x.st.Enabled(p)
+	})
+	return ok
+}
+
+// disabler returns, for a race of e = seq[i] with e' = seq[k] that cannot
+// be reversed because e' is not enabled before e (its await guard is
+// false in s[E'.û]), the position of the latest event before e that
+// writes what the guard reads and before which e' can run: the race that
+// must be reversed instead, e' going before the write that disabled it
+// (-1 if there is none). Reversed with e alone, the race was dropped and
+// the order where e' runs first was never explored: odpor and every
+// optimal algorithm reached 1 of dfs's 2 final states on
+// dporrt/testdata/regress/await-disabler.blk, where p3's guarded block
+// must run before p2 sets g0, and p2 also spawns the c it races with. Not
+// for the virtual event of a blocked process, which reverseNow handles.
+// The latest such write only: the reversal it inserts is explored, and
+// its own races reverse the earlier ones.
+func (x *explorer) disabler(i, k int) int {
+	n := x.seq[k]
+	if n.virtual || n.block.Point.Guard == nil {
+		return -1
+	}
+	reads := x.guardReads(n)
+	for j := i - 1; j >= 0; j-- {
+		e := x.seq[j]
+		if e.pid == n.pid {
+			return -1
+		}
+		if intersect(e.writes, reads) && x.runsBefore(j, k) {
+			return j
+		}
+	}
+	return -1
+}
+
+// reverseDisabler inserts, where the race of seq[i] with seq[k] cannot be
+// reversed, the reversal of the race of e' = seq[k] with the write that
+// disabled it (see disabler): notdep(e, E).ê' into wut(pre(E, e)), e the
+// disabling write, unless redundant there.
+func (x *explorer) reverseDisabler(i, k int) {
+	if j := x.disabler(i, k); j >= 0 {
+		x.insertWUT(j, x.sequenceAt(append(x.notdep(j, k), k), j, k))
+	}
+}
+
+// runsBefore reports whether e' = seq[k] is enabled after the events of
+// notdep(e, E), e = seq[j], run from s[E'] (E' = pre(E, e)): the events
+// the reversal of their race puts before e'.
+func (x *explorer) runsBefore(j, k int) bool {
+	n := x.seq[k]
+	var u []PID
+	for _, a := range x.notdep(j, k) {
+		if a < k {
+			u = append(u, x.seq[a].pid)
+		}
+	}
+	ok := false
+	x.detour(j, false, func() {
 		if _, ran := x.steps(u); !ran {
 			return
 		}
