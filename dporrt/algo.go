@@ -107,7 +107,7 @@ var Algorithms = []Info{
 		Promise: "every interleaving: the oracle every other algorithm is checked against"},
 	{Name: SDPOR, Loop: LoopSource,
 		Paper:   "Source-DPOR with source sets and sleep sets (Abdulla et al., POPL'14 / JACM'17, Alg. 1)",
-		Promise: "at least one trace per Mazurkiewicz trace, exactly one without awaits; the final states and violations of dfs"},
+		Promise: "at least one trace per Mazurkiewicz trace, exactly one without awaits; the final states and violations of dfs (with --dep dynamic, one open counterexample: dporrt/testdata/open/sdpor-dynamic.blk)"},
 	{Name: CSDPOR, Loop: LoopSource, Check: CheckState, StaticDep: true,
 		Paper:   "Context-sensitive DPOR (Albert et al., CAV'17): sleep sequences for races whose reversal ends in the same state",
 		Promise: "the final states and violations of dfs, in fewer traces where reversed races end in equal states"},
