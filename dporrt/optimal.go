@@ -552,14 +552,12 @@ func (x *explorer) reverseDisabler(i, k int) {
 
 // runsBefore reports whether e' = seq[k] is enabled after the events of
 // notdep(e, E), e = seq[j], run from s[E'] (E' = pre(E, e)): the events
-// the reversal of their race puts before e'.
+// the reversal of their race puts before e' (see reverseDisabler).
 func (x *explorer) runsBefore(j, k int) bool {
 	n := x.seq[k]
 	var u []PID
 	for _, a := range x.notdep(j, k) {
-		if a < k {
-			u = append(u, x.seq[a].pid)
-		}
+		u = append(u, x.seq[a].pid)
 	}
 	ok := false
 	x.detour(j, false, func() {
