@@ -166,31 +166,6 @@ func soak(def int) int {
 	return def
 }
 
-// mutants is how many cut-down versions of the program of a seed
-// (progen.Delete) the random differential tests run besides it: one for
-// each of the first 100 seeds in make test, ICGEN_MUTANTS=N for every seed
-// in a soak (0: none).
-func mutants(seed uint64) int {
-	if n, err := strconv.Atoi(os.Getenv("ICGEN_MUTANTS")); err == nil && n >= 0 {
-		return n
-	}
-	if seed <= 100 {
-		return 1
-	}
-	return 0
-}
-
-// mutant returns the k-th cut-down version of src, the program of a seed,
-// and its compiled program; nil when it does not compile.
-func mutant(src string, seed uint64, k int) (string, *lang.Program) {
-	del := progen.Delete(src, seed<<8|uint64(k), 1+k%5)
-	p, errs := lang.Compile(fmt.Sprintf("gen%d-%d.blk", seed, k), []byte(del))
-	if errs != nil {
-		return del, nil
-	}
-	return del, p
-}
-
 // randomOptions are the generator's options the random differential
 // cycles through, by seed: every feature; no funcs or runtime errors, so
 // that more programs end in states rather than errors; and no awaits,
@@ -213,7 +188,8 @@ func noAwait(o progen.Options) progen.Options {
 // both dependency modes, with dfs on generated programs (internal/progen:
 // yields, awaits, spawns, asserts, arrays, funcs, loops across yields,
 // runtime errors): 400 in make test, more with ICGEN_SOAK=N, and versions
-// of them with statements deleted (see mutants). Programs too big for dfs
+// of them with statements deleted (progen.Mutants: one for each of the
+// first 100 in make test). Programs too big for dfs
 // are skipped; they must be a minority. A failing program is printed
 // whole, with its seed and options, for replay.
 func TestDifferentialRandom(t *testing.T) {
@@ -237,10 +213,11 @@ func TestDifferentialRandom(t *testing.T) {
 					if t.Failed() {
 						t.Fatalf("the program of seed %d (options %s):\n%s", seed, opts, src)
 					}
-					for k := range mutants(seed) {
-						del, p := mutant(src, seed, k)
-						if p == nil {
-							continue
+					for k := range progen.Mutants(seed, 100) {
+						del := progen.Mutant(src, seed, k)
+						p, errs := lang.Compile(fmt.Sprintf("gen%d-%d.blk", seed, k), []byte(del))
+						if errs != nil {
+							continue // a use of a deleted local
 						}
 						m, err := New(p, nil)
 						if err != nil {
@@ -250,7 +227,7 @@ func TestDifferentialRandom(t *testing.T) {
 							cut[w]++
 						}
 						if t.Failed() {
-							t.Fatalf("the program of seed %d (options %s) cut down (progen.Delete, mutant %d):\n%s", seed, opts, k, del)
+							t.Fatalf("the program of seed %d (options %s) cut down (progen.Mutant %d):\n%s", seed, opts, k, del)
 						}
 					}
 				}

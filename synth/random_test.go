@@ -22,20 +22,6 @@ func randomPrograms(def int) int {
 	return def
 }
 
-// randomMutants is how many cut-down versions of the program of a seed
-// (progen.Delete: statements deleted) the differential test runs besides
-// it: one for each of the first 60 seeds in make test, ICGEN_MUTANTS=N for
-// every seed in a soak (0: none).
-func randomMutants(seed uint64) int {
-	if n, err := strconv.Atoi(os.Getenv("ICGEN_MUTANTS")); err == nil && n >= 0 {
-		return n
-	}
-	if seed <= 60 {
-		return 1
-	}
-	return 0
-}
-
 // runnable reports whether src compiles and its machine starts.
 func runnable(src string) bool {
 	p, errs := lang.Compile("cut.blk", []byte(src))
@@ -62,9 +48,10 @@ var randomPairTimeout = func() time.Duration {
 // the registry bounds it by (Info.AtMost: codpor-ob by odpor-ob). Every
 // algorithm without synthesized ICs is compared with dfs on more programs
 // by dporrt's TestDifferentialRandom, which needs no solver. Some
-// programs are also run cut down (see randomMutants). Failing programs are
-// printed whole, named genN (the program of seed N) or genN-cutK (its
-// K-th cut-down version, progen.Delete), for replay.
+// programs are also run cut down (progen.Mutants: one for each of the
+// first 60 in make test). Failing programs are printed whole, named genN
+// (the program of seed N) or genN-cutK (its K-th cut-down version,
+// progen.Mutant), for replay.
 func TestRandomDifferential(t *testing.T) {
 	// Each pair gets randomPairTimeout: about 0.3 s a program, the few
 	// big ones bounded (one of 12 took 47 s with no bound).
@@ -82,8 +69,8 @@ func TestRandomDifferential(t *testing.T) {
 					if randomDifferential(t, fmt.Sprintf("gen%d", seed), src) {
 						ran[w]++
 					}
-					for k := range randomMutants(seed) {
-						del := progen.Delete(src, seed<<8|uint64(k), 1+k%5)
+					for k := range progen.Mutants(seed, 60) {
+						del := progen.Mutant(src, seed, k)
 						if !runnable(del) {
 							continue // a use of a deleted local, an init that fails
 						}

@@ -3,6 +3,8 @@ package progen
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 )
 
@@ -602,6 +604,25 @@ func Delete(src string, seed uint64, n int) string {
 		lines = append(lines[:s[0]:s[0]], lines[s[1]:]...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Mutant returns the k-th cut-down version of src, the program of a seed:
+// Delete with 1 to 5 statements, by k.
+func Mutant(src string, seed uint64, k int) string {
+	return Delete(src, seed<<8|uint64(k), 1+k%5)
+}
+
+// Mutants is how many cut-down versions (Mutant) of the program of a seed
+// a differential test runs besides it: ICGEN_MUTANTS=N for every seed in a
+// soak (0: none), else one for each seed up to upTo.
+func Mutants(seed, upTo uint64) int {
+	if n, err := strconv.Atoi(os.Getenv("ICGEN_MUTANTS")); err == nil && n >= 0 {
+		return n
+	}
+	if seed <= upTo {
+		return 1
+	}
+	return 0
 }
 
 // deletable returns the spans [from, to) of lines that Delete may remove.
