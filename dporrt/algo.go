@@ -72,17 +72,13 @@ type Info struct {
 	// Options.ObserveFinal, a last event reads every global).
 	Observers bool
 	// StaticDep: the algorithm always uses the blocks' syntactic read and
-	// write sets. cdpor: independence under dynamic sets is conditional,
-	// hence not transitively uniform. odpor: a wakeup tree predicts events
-	// before they run and takes a process asleep as a weak initial of a
-	// sequence it is independent of, which holds only when an event's
-	// dependencies do not change with the values it reads (a block that
-	// writes arr[0] only when g0 > 0 is independent of a write of arr[0] in
-	// one state and not in another; testdata/regress/odpor-dynamic.blk).
-	// csdpor: its sleep sequences and the virtual events of covered
-	// processes carry locations recorded in other states, and under the
-	// dynamic dependency it missed a final state
-	// (dporrt/testdata/regress/csdpor-dynamic.blk).
+	// write sets: the independence constraints and W(b) of cdpor, codpor
+	// and codpor-ob are the blocks', and the papers' tools took those sets
+	// for the others. Only sdpor takes Options.Dep. Neither dependency
+	// changes with the values an event reads (the locations events really
+	// touched did, and odpor, csdpor and sdpor each missed a final state
+	// with them: testdata/regress/odpor-dynamic.blk,
+	// dporrt/testdata/regress/csdpor-dynamic.blk and sdpor-dynamic.blk).
 	StaticDep bool
 	// NeedsICs: the algorithm uses an IC file (without one, cdpor is its
 	// loop with CheckNone, and codpor its loop with CheckState: no pair is
@@ -107,7 +103,7 @@ var Algorithms = []Info{
 		Promise: "every interleaving: the oracle every other algorithm is checked against"},
 	{Name: SDPOR, Loop: LoopSource,
 		Paper:   "Source-DPOR with source sets and sleep sets (Abdulla et al., POPL'14 / JACM'17, Alg. 1)",
-		Promise: "at least one trace per Mazurkiewicz trace, exactly one without awaits; the final states and violations of dfs (with --dep dynamic, one open counterexample: dporrt/testdata/open/sdpor-dynamic.blk)"},
+		Promise: "at least one trace per Mazurkiewicz trace, exactly one without awaits; the final states and violations of dfs"},
 	{Name: CSDPOR, Loop: LoopSource, Check: CheckState, StaticDep: true,
 		Paper:   "Context-sensitive DPOR (Albert et al., CAV'17): sleep sequences for races whose reversal ends in the same state",
 		Promise: "the final states and violations of dfs, in fewer traces where reversed races end in equal states"},

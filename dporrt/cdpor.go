@@ -425,17 +425,14 @@ func (x *explorer) localsUniform(i int, ref pairRef, e, n *event) bool {
 	return x.localsHold(pr, first, second)
 }
 
-// staticEvent is a copy of ev with its static sets (see eventSets), as an
-// entry of a sleep sequence or a wakeup tree: only its process, block and
-// sets are used there. Under the static dependency an event's sets are its
-// static ones, but for a blocked process's virtual event.
+// staticEvent is a copy of ev with the sets it has wherever it runs (see
+// explorer.sets), as an entry of a sleep sequence or a wakeup tree: only
+// its process, block and sets are used there. An event's sets are those,
+// but for a blocked process's virtual event, which reads only.
 func (x *explorer) staticEvent(ev *event) *event {
 	r, w := ev.reads, ev.writes
-	switch {
-	case ev.sets != nil:
+	if ev.sets != nil {
 		r, w = ev.sets[0], ev.sets[1]
-	case x.opts.Dep != Static:
-		r, w = x.staticSets(ev.block)
 	}
 	return &event{proc: ev.proc, pid: ev.pid, block: ev.block, reads: r, writes: w, spawn: ev.spawn}
 }

@@ -29,6 +29,10 @@ const maxCellArray = 64
 // maxCellArray cells. Any other array is one location, its first.
 func (m *Machine) trackCells() {
 	m.cells = make([]bool, len(m.Prog.Globals))
+	m.small = make([]bool, len(m.Prog.Globals))
+	for _, g := range m.Prog.Globals {
+		m.small[g.Index] = g.Type == lang.IntArray && m.size[g.Index] <= maxCellArray
+	}
 	for _, b := range m.Prog.Blocks {
 		for _, c := range b.Cells {
 			if m.size[c.Array.Index] <= maxCellArray {

@@ -10,13 +10,15 @@ import (
 	"github.com/icgen/icgen/lang"
 )
 
-// TestStaticSetsCover runs interleavings of the benchmarks and of
-// generated programs (bounded) and checks, for every event, that its
-// static sets (eventSets) hold every location it really read and wrote
-// (the key of each cell: itself, or its array's first location), and that
-// they are within its block's (staticSets). A cell missing from an event's
-// sets would make two dependent events independent.
-func TestStaticSetsCover(t *testing.T) {
+// TestSetsCover runs interleavings of the benchmarks and of generated
+// programs (bounded) and checks, for every event, that its sets hold every
+// location it really read and wrote (the key of each cell: itself, or its
+// array's first location), and that they are within its block's
+// (staticSets): under the static dependency (eventSets) and under the
+// dynamic one (localSets), whose sets must also be within the static
+// ones'. A cell missing from an event's sets would make two dependent
+// events independent.
+func TestSetsCover(t *testing.T) {
 	var progs []*lang.Program
 	files, _ := filepath.Glob("../testdata/bench/*.blk")
 	if len(files) == 0 {
@@ -28,32 +30,38 @@ func TestStaticSetsCover(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		progs = append(progs, compileSrc(t, progen.Generate(seed, progen.Default())))
 	}
-	refined := 0
-	for k, p := range progs {
-		m, err := New(p, nil)
-		if err != nil {
-			t.Fatal(err)
+	for _, dep := range []DepMode{Static, Dynamic} {
+		refined, finer := 0, 0
+		for k, p := range progs {
+			m, err := New(p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("program %d", k)
+			if k < len(files) {
+				name = files[k]
+			}
+			r, f := checkSets(t, name, m, dep, 3000)
+			refined, finer = refined+r, finer+f
 		}
-		name := fmt.Sprintf("program %d", k)
-		if k < len(files) {
-			name = files[k]
+		if refined == 0 {
+			t.Errorf("%s: no event had sets finer than its block's", dep)
 		}
-		refined += checkStaticSets(t, name, m, 3000)
-	}
-	if refined == 0 {
-		t.Error("no event had sets finer than its block's")
+		if dep == Dynamic && finer == 0 {
+			t.Errorf("no event had dynamic sets finer than its static ones")
+		}
 	}
 }
 
-// checkStaticSets walks interleavings of m (up to bound events) and checks
-// each event's static sets; it returns how many were finer than their
-// block's.
-func checkStaticSets(t *testing.T, name string, m *Machine, bound int) (refined int) {
+// checkSets walks interleavings of m (up to bound events) and checks each
+// event's sets under dependency dep; it returns how many were finer than
+// their block's, and (dynamic) than their static sets.
+func checkSets(t *testing.T, name string, m *Machine, dep DepMode, bound int) (refined, finer int) {
 	t.Helper()
-	x := newExplorer(m, Options{Algo: DFS, Dep: Static})
+	x := newExplorer(m, Options{Algo: DFS, Dep: dep})
 	st, rerr := m.Initial()
 	if rerr != nil {
-		return 0
+		return 0, 0
 	}
 	x.st = st
 	steps := 0
@@ -66,7 +74,9 @@ func checkStaticSets(t *testing.T, name string, m *Machine, bound int) (refined 
 			if steps++; steps > bound {
 				return
 			}
-			ev, _ := x.step(x.st.Procs[i].ID, true)
+			p := x.st.Procs[i]
+			sr, sw := x.eventSets(p.Point.Block, p.Locals)
+			ev, _ := x.step(p.ID, true)
 			for _, set := range []struct {
 				what       string
 				did, sets  []Loc
@@ -77,7 +87,7 @@ func checkStaticSets(t *testing.T, name string, m *Machine, bound int) (refined 
 			} {
 				for _, l := range set.did {
 					if _, ok := slices.BinarySearch(set.sets, x.key(l)); !ok {
-						t.Fatalf("%s: block %s %s %s, not in its static sets %v", name, ev.block.ID, set.what, m.LocName(l), set.sets)
+						t.Fatalf("%s: block %s %s %s, not in its %s sets %v", name, ev.block.ID, set.what, m.LocName(l), dep, set.sets)
 					}
 				}
 				if !within(set.sets, set.blockWhole) {
@@ -87,6 +97,12 @@ func checkStaticSets(t *testing.T, name string, m *Machine, bound int) (refined 
 			if len(ev.reads)+len(ev.writes) < len(x.blockSets(ev.block)[0])+len(x.blockSets(ev.block)[1]) {
 				refined++
 			}
+			if !within(ev.reads, sr) || !within(ev.writes, sw) {
+				t.Fatalf("%s: block %s: %s sets %v %v not within the static ones %v %v", name, ev.block.ID, dep, ev.reads, ev.writes, sr, sw)
+			}
+			if len(ev.reads)+len(ev.writes) < len(sr)+len(sw) {
+				finer++
+			}
 			if ev.err == nil {
 				walk()
 			}
@@ -95,5 +111,5 @@ func checkStaticSets(t *testing.T, name string, m *Machine, bound int) (refined 
 		}
 	}
 	walk()
-	return refined
+	return refined, finer
 }

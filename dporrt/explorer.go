@@ -17,8 +17,10 @@ import (
 // DepMode chooses how dependency between events is decided.
 type DepMode int
 
-// Dynamic uses the locations events really read and wrote (array elements
-// apart); Static uses the blocks' syntactic sets, as the papers' tools do.
+// Static uses the blocks' syntactic sets, as the papers' tools do (with
+// the cells of fixed indices apart: see eventSets); Dynamic what an event's
+// block can touch with its process's locals, whatever the globals hold
+// (see localSets). Both give an event the same sets in every state.
 const (
 	Dynamic DepMode = iota
 	Static
@@ -269,10 +271,12 @@ type explorer struct {
 	cellEval  State                    // evaluates fixed indices (see eventSets)
 	cellKey   []Loc                    // scratch of eventSets
 	cellCache map[uint64][]cellSets    // eventSets' sets, by block and cells
-	cells     []bool                   // the arrays whose cells the static dependency tells apart, by lang.Var.Index (nil: none)
-	maxDepth  int
-	onLevel   func(x *explorer, depth int) // see explore
-	entries   []int                        // per level, the states when it was entered (see estimate)
+	cells     []bool                   // the arrays whose cells the dependency tells apart, by lang.Var.Index (nil: none)
+	// localCache holds localSets' sets, by block and locals.
+	localCache map[*lang.Block][]localSetsEntry
+	maxDepth   int
+	onLevel    func(x *explorer, depth int) // see explore
+	entries    []int                        // per level, the states when it was entered (see estimate)
 	// The bounds on kept final states and snapshots: MaxFinalBytes and
 	// maxSnapBytes (tests lower them to exercise what happens past them).
 	finalLimit, snapLimit int
@@ -294,7 +298,12 @@ func newExplorer(m *Machine, opts Options) *explorer {
 		x.maxDepth = DefaultMaxDepth
 	}
 	x.finalLimit, x.snapLimit = MaxFinalBytes, maxSnapBytes
-	if !opts.WholeArrays {
+	switch {
+	case opts.WholeArrays:
+	case opts.Dep == Dynamic:
+		// An event's cells are those its locals decide (see localSets).
+		x.cells = m.small
+	default:
 		x.cells = m.cells
 	}
 	x.cellEval.m = m
@@ -493,11 +502,7 @@ func (x *explorer) procIndex(pid PID) int { return x.st.Find(pid) }
 // races are (see races).
 func (x *explorer) step(pid PID, record bool) (*event, []int) {
 	i := x.procIndex(pid)
-	var reads, writes []Loc
-	if x.opts.Dep == Static {
-		p := x.st.Procs[i]
-		reads, writes = x.eventSets(p.Point.Block, p.Locals)
-	}
+	reads, writes := x.sets(x.st.Procs[i])
 	mark := x.st.Mark()
 	viol := len(x.st.Violations)
 	withICs := x.ics != nil && !x.detouring
@@ -509,13 +514,9 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 	e := &x.scratch
 	x.events++
 	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre, id: x.events}
-	if x.opts.Dep == Static {
-		ev.reads, ev.writes = reads, writes
-		if x.info.Observers {
-			ev.wrote = slices.Clone(e.Writes)
-		}
-	} else {
-		ev.reads, ev.writes = slices.Clone(e.Reads), slices.Clone(e.Writes)
+	ev.reads, ev.writes = reads, writes
+	if x.info.Observers {
+		ev.wrote = slices.Clone(e.Writes)
 	}
 	for _, c := range e.Spawned {
 		id := x.st.Procs[c].ID
@@ -539,6 +540,19 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 		x.finding(Finding{Violation: &v}, x.schedule)
 	}
 	return ev, spawned
+}
+
+// sets returns the read and write sets of the next event of process p, as
+// the dependency sees them: its block's static sets with the cells its
+// fixed indices name (see eventSets), or, under the dynamic dependency,
+// what its block can touch with p's locals (see localSets). Either depends
+// on the block and p's locals alone, not on the globals. They are shared:
+// callers must not change them.
+func (x *explorer) sets(p *Process) (reads, writes []Loc) {
+	if x.opts.Dep == Dynamic {
+		return x.localSets(p.Point.Block, p.Locals)
+	}
+	return x.eventSets(p.Point.Block, p.Locals)
 }
 
 // staticSets returns the global locations a block may read and write, as

@@ -37,8 +37,9 @@ type Machine struct {
 	guardVars   [][]uint64
 	guardWrites [][]uint64
 	// cells marks the arrays (by lang.Var.Index) whose cells the static
-	// dependency tells apart (see trackCells).
-	cells []bool
+	// dependency tells apart (see trackCells); small those the dynamic one
+	// does (every array of at most maxCellArray cells).
+	cells, small []bool
 
 	pids *pidTable // the process ids of its states
 

@@ -123,7 +123,7 @@ func (x *explorer) asleepForGood(f *level) bool {
 		if len(p.Point.Block.Spawns) > 0 {
 			continue
 		}
-		r, w := x.eventSets(p.Point.Block, p.Locals)
+		r, w := x.sets(p)
 		if !x.meetsNoBlock(r, w) || x.fails(sl.seq[0].pid) {
 			continue
 		}

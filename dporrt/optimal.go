@@ -572,11 +572,11 @@ func (x *explorer) guardReads(ev *event) []Loc {
 }
 
 // nextEvent is the next event of process pid as a wakeup tree node before
-// it runs: its block, with its static sets (see eventSets).
+// it runs: its block, with its sets (see explorer.sets).
 func (x *explorer) nextEvent(pid PID) *event {
 	i := x.procIndex(pid)
 	p := x.st.Procs[i]
-	r, w := x.eventSets(p.Point.Block, p.Locals)
+	r, w := x.sets(p)
 	return &event{proc: i, pid: pid, block: p.Point.Block, reads: r, writes: w}
 }
 

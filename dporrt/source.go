@@ -255,12 +255,8 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 			continue
 		}
 		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true, blocked: true}
-		if x.opts.Dep == Static {
-			r, w := x.eventSets(p.Point.Block, p.Locals)
-			ev.reads, ev.sets = r, &[2][]Loc{r, w}
-		} else {
-			ev.reads = x.st.GuardReads(i)
-		}
+		r, w := x.sets(p)
+		ev.reads, ev.sets = r, &[2][]Loc{r, w}
 		if _, touched := slices.BinarySearch(x.touched, i); !touched && last.proc != i && !x.enabledAt(i, k) && !x.dependent(last, ev) {
 			continue
 		}

@@ -53,7 +53,9 @@ The algorithms that use independence constraints (` + strings.Join(algorithmName
 has some, or else synthesize them first; for pairs whose constraints are not
 exact they fall back on the state comparison. --dep static decides
 dependency by the blocks' syntactic read/write sets, as the papers' tools
-do; the default, dynamic, by the locations events really touched.
+do; the default, dynamic, by what each event's block can touch with its
+process's locals, whatever the globals hold (a branch or an array index
+the locals decide counts one way; see docs/algorithms.md).
 ` + staticDepHelp() + `
 
 With observers (` + strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.Observers }), ", ") + `), two writes of a location are dependent only when
@@ -210,7 +212,7 @@ interrupted (nothing is written then).`,
 	f := cmd.Flags()
 	defineFlag(f, &defs)
 	f.StringVar(&algo, "algo", "sdpor", "algorithm: "+strings.Join(names, ", "))
-	f.StringVar(&dep, "dep", "dynamic", "dependency: dynamic (locations touched) or static (syntactic sets)")
+	f.StringVar(&dep, "dep", "dynamic", "dependency of sdpor: dynamic (what a block can touch with its process's locals) or static (syntactic sets)")
 	f.IntVar(&maxTraces, "max-traces", 0, "stop after this many complete traces (0: no bound)")
 	f.IntVar(&maxStates, "max-states", 0, "stop after this many states (0: no bound); memory then stays in proportion to it (the explored sequence is at most this long), plus at most 256 MiB of final states and 256 MiB of state copies")
 	f.DurationVar(&timeout, "timeout", 0, "stop after this long, counted from the start: loading and IC synthesis included (0: no bound)")
@@ -316,7 +318,7 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 		params = " with " + ps
 	}
 	dep := r.Dep.String() + " dependency"
-	if wholeArrays(opts, r) {
+	if wholeArrays(opts) {
 		dep += ", whole arrays"
 	}
 	fmt.Fprintf(w, "%s%s: %s (%s)\n", l.path, params, opts.Algo, dep)
@@ -391,7 +393,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		MemoryMiB float64       `json:"memory_mib"`
 		Cut       string        `json:"stopped_early,omitempty"`
 		Findings  []findingJSON `json:"findings"`
-	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Whole: wholeArrays(opts, r), Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
+	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Whole: wholeArrays(opts), Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
 		MaxDnD: r.MaxDnD, Longest: r.Longest, Finals: r.FinalCount, FinalsAll: finalsPreserved(opts), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
@@ -444,24 +446,24 @@ func staticDepHelp() string {
 	if len(names) > 1 {
 		list = strings.Join(names[:len(names)-1], ", ") + " and " + list
 	}
-	return list + ` always use the static dependency: their
-reasoning (uniform independence, weak initials in a wakeup tree, sleep
-sequences recorded in one state and used in others) needs a dependency
-that holds in every state.
+	return list + ` always use the static dependency, as the papers'
+tools do (independence constraints and W(b) are the blocks'); only sdpor
+takes --dep. Neither dependency changes with the values an event reads,
+which the reasoning of every algorithm needs (races, sleep sets and wakeup
+trees judged in one order and used in another): the locations a block
+really touched would not do, and sdpor missed final states with them.
 
 The static dependency tells apart the cells of an array that blocks index
 at a fixed index: an expression of literals, params and locals the block
 does not assign (put(k, v) writing m[k]), known before the block runs. A
 block that indexes an array otherwise names the whole array (arrays over
 64 cells are always whole). --whole-arrays takes every array as one
-location, as the papers' tools do.`
+location, as the papers' tools do, under either dependency.`
 }
 
-// wholeArrays reports whether the run's static dependency took every
-// array as one location (--whole-arrays).
-func wholeArrays(opts dporrt.Options, r *dporrt.Result) bool {
-	return opts.WholeArrays && r.Dep == dporrt.Static
-}
+// wholeArrays reports whether the run's dependency took every array as one
+// location (--whole-arrays).
+func wholeArrays(opts dporrt.Options) bool { return opts.WholeArrays }
 
 // finalsPreserved reports whether the run reaches every final state dfs
 // does, not only its violations.
