@@ -192,12 +192,11 @@ func (x *explorer) dropUniform(i, k int) bool {
 
 // uniformRace reports whether a constraint shows the race of e = seq[i]
 // with n = seq[k] uniformly independent, as judge does (codpor-ob, under
-// the observer dependency: see docs/algorithms.md). Never where a process
-// can block (see explorer.blocking), nor for a runtime error or the
-// virtual event of a blocked process.
+// the observer dependency: see docs/algorithms.md). Never for a runtime
+// error or the virtual event of a blocked process.
 func (x *explorer) uniformRace(i, k int) bool {
 	e, n := x.seq[i], x.seq[k]
-	if x.blocking || n.err != nil || n.virtual {
+	if n.err != nil || n.virtual {
 		return false
 	}
 	pr := x.ics.pair(e.block, n.block)

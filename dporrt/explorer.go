@@ -281,12 +281,8 @@ type explorer struct {
 	// maxSnapBytes (tests lower them to exercise what happens past them).
 	finalLimit, snapLimit int
 	dndSum                int // the don't-do sequences of the levels of the sequence (see noteDnD)
-	// blocking: some block of the program has an await guard. codpor then
-	// reverses the races a constraint shows uniformly independent as any
-	// other (their covers still stop them early), and codpor-ob takes no
-	// race as uniform: dropping them from happens-before hid a race of a
-	// blocked process's virtual event and codpor missed a final state
-	// (testdata/regress/blocked-kept.blk).
+	// blocking: some block of the program has an await guard. codpor and
+	// codpor-ob then keep E's order in their reversals (see reverse).
 	blocking bool
 	events   uint64 // events stepped, for their ids
 }

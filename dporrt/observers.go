@@ -115,9 +115,7 @@ type observation struct {
 // codpor-ob: a race a constraint shows uniformly independent is no race
 // and no happens-before edge (see dropUniform and docs/algorithms.md for
 // why U⇒ holds under observers), and a race of two events that are not
-// only writes is reversed as codpor reverses it (see reverse). Where a
-// process can block, no race is uniform (see explorer.blocking) and every
-// race is reversed as odpor-cs-ob reverses it.
+// only writes is reversed as codpor reverses it (see reverse).
 func (x *explorer) observedRaces() {
 	x.observe(x.opts.ObserveFinal)
 	x.observing = true
@@ -149,7 +147,7 @@ func (x *explorer) observedRaces() {
 			x.reverseObservedCS(i, k)
 		case ww:
 			x.reverse(i, x.observedTail(i, k))
-		case x.ics != nil && !x.blocking:
+		case x.ics != nil:
 			x.reverse(i, []int{k}) // codpor-ob: as codpor reverses it
 		case x.check != nil:
 			x.reverseCS(i, k)

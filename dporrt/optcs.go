@@ -178,12 +178,8 @@ func (f *level) covered(pid PID) bool {
 // only is no reason: covers carried that way lost a final state
 // (testdata/regress/cs-carry-lost.blk, see docs/algorithms.md). These are
 // the sleepers of uniformSleepers that are dependent on p and have no
-// floating writer (see floatingBefore); none where a process can block
-// (see explorer.blocking), where no race is uniform either.
+// floating writer (see floatingBefore).
 func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
-	if x.blocking {
-		return nil
-	}
 	var p *event
 	var out []sleeper
 	for _, sl := range x.uniformSleepers(f, pid) {

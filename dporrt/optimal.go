@@ -241,10 +241,6 @@ func (x *explorer) judgeRace(i, k int) bool {
 		return x.recordRace(i, k)
 	}
 	v := x.check.judge(x, i, k)
-	if v.uniform && x.blocking {
-		// A process can block: see explorer.blocking.
-		v.uniform = false
-	}
 	for _, c := range v.covers {
 		x.addCover(i, c, false)
 	}

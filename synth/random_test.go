@@ -97,9 +97,9 @@ func TestRandomDifferential(t *testing.T) {
 }
 
 // randomOptions are the generator's options for a seed: every third
-// program has no awaits, where the algorithms that use ICs drop the races
-// a constraint shows uniformly independent (with awaits codpor keeps them,
-// see dporrt's explorer.blocking).
+// program has no awaits, where no run of the optimal loop may end sleep-set
+// blocked and codpor's reversals may start with the race's own events
+// (with awaits they keep E's order, see dporrt's explorer.blocking).
 func randomOptions(seed uint64) progen.Options {
 	o := progen.Default()
 	if seed%3 == 0 {
