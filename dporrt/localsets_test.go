@@ -37,19 +37,12 @@ func TestLocalSets(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := decls + "func h(int c) { if (c > 0) { x = 1; } else { y = 1; } }\n" +
 				"proc p(int v) { " + tc.body + " }\ninit { spawn p(" + tc.arg + "); }\n"
-			m, err := New(compileSrc(t, src), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			x := newExplorer(m, Options{Dep: Dynamic})
-			st, _ := m.Initial()
-			x.st = st
-			p := st.Procs[0]
+			x, p := firstProcess(t, src)
 			r, w := x.localSets(p.Proc.Blocks[len(p.Proc.Blocks)-1], p.Locals)
 			names := func(locs []Loc) string {
 				var out []string
 				for _, l := range locs {
-					out = append(out, m.LocName(l))
+					out = append(out, x.m.LocName(l))
 				}
 				return strings.Join(out, " ")
 			}
@@ -70,6 +63,18 @@ func TestLocalSetsFallBack(t *testing.T) {
 	src := `global int x, y, z;
 proc p(int v) { int i = 0; while (x > i) { i = i + 1; } if (v > 0) { y = 1; } else { z = 1; } }
 init { spawn p(1); }`
+	x, p := firstProcess(t, src)
+	r, w := x.localSets(p.Point.Block, p.Locals)
+	sr, sw := x.eventSets(p.Point.Block, p.Locals)
+	if !slices.Equal(r, sr) || !slices.Equal(w, sw) {
+		t.Errorf("sets %v %v, want the static ones %v %v", r, w, sr, sw)
+	}
+}
+
+// firstProcess returns an explorer of program src under the dynamic
+// dependency, at its initial state, and the first process init spawned.
+func firstProcess(t *testing.T, src string) (*explorer, *Process) {
+	t.Helper()
 	m, err := New(compileSrc(t, src), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -77,10 +82,5 @@ init { spawn p(1); }`
 	x := newExplorer(m, Options{Dep: Dynamic})
 	st, _ := m.Initial()
 	x.st = st
-	p := st.Procs[0]
-	r, w := x.localSets(p.Point.Block, p.Locals)
-	sr, sw := x.eventSets(p.Point.Block, p.Locals)
-	if !slices.Equal(r, sr) || !slices.Equal(w, sw) {
-		t.Errorf("sets %v %v, want the static ones %v %v", r, w, sr, sw)
-	}
+	return x, st.Procs[0]
 }
