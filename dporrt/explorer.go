@@ -272,8 +272,8 @@ type explorer struct {
 	cellKey   []Loc                    // scratch of eventSets
 	cellCache map[uint64][]cellSets    // eventSets' sets, by block and cells
 	cells     []bool                   // the arrays whose cells the dependency tells apart, by lang.Var.Index (nil: none)
-	// localCache holds localSets' sets, by block and locals.
-	localCache map[*lang.Block][]localSetsEntry
+	// localCache holds localSets' sets, by a hash of block and locals.
+	localCache map[uint64][]localSetsEntry
 	maxDepth   int
 	onLevel    func(x *explorer, depth int) // see explore
 	entries    []int                        // per level, the states when it was entered (see estimate)

@@ -37,9 +37,9 @@ import (
 // its event falls back on its static sets.
 const maxLocalSteps = 4096
 
-// maxLocalCache bounds the sets kept per block (by its process's locals);
-// past it they are computed again for each event.
-const maxLocalCache = 1024
+// maxLocalCache bounds the sets kept (by block and locals); past it they
+// are computed again for each event.
+const maxLocalCache = 1 << 16
 
 // absVal is a value an abstract run knows, or not (a value read from a
 // global, or made from one).
@@ -54,6 +54,7 @@ func known(v int64) absVal { return absVal{v: v, known: true} }
 
 // localSetsEntry are the sets of the events of a block run with locals.
 type localSetsEntry struct {
+	block         *lang.Block
 	locals        []int64
 	reads, writes []Loc
 }
@@ -62,8 +63,12 @@ type localSetsEntry struct {
 // process whose locals are locals (see above). They are shared: callers
 // must not change them.
 func (x *explorer) localSets(b *lang.Block, locals []int64) (reads, writes []Loc) {
-	for _, e := range x.localCache[b] {
-		if slices.Equal(e.locals, locals) {
+	h := uint64(b.Index)
+	for _, v := range locals {
+		h = mix(h ^ uint64(v))
+	}
+	for _, e := range x.localCache[h] {
+		if e.block == b && slices.Equal(e.locals, locals) {
 			return e.reads, e.writes
 		}
 	}
@@ -74,11 +79,11 @@ func (x *explorer) localSets(b *lang.Block, locals []int64) (reads, writes []Loc
 	} else {
 		reads, writes = a.sets()
 	}
-	if len(x.localCache[b]) < maxLocalCache {
+	if len(x.localCache) < maxLocalCache {
 		if x.localCache == nil {
-			x.localCache = map[*lang.Block][]localSetsEntry{}
+			x.localCache = map[uint64][]localSetsEntry{}
 		}
-		x.localCache[b] = append(x.localCache[b], localSetsEntry{locals: slices.Clone(locals), reads: reads, writes: writes})
+		x.localCache[h] = append(x.localCache[h], localSetsEntry{block: b, locals: slices.Clone(locals), reads: reads, writes: writes})
 	}
 	return reads, writes
 }
