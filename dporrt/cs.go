@@ -67,11 +67,15 @@ func (x *explorer) reversed(i int, e, n *event, u []PID) []*event {
 
 // between returns û for the race of seq[i] with seq[k]: the processes of
 // the events between them that happen before seq[k], in order.
-func (x *explorer) between(i, k int) []PID {
-	var u []PID
+func (x *explorer) between(i, k int) []PID { return x.pidsAt(x.before(i, k)) }
+
+// before returns the positions of the events between seq[i] and seq[k]
+// that happen before seq[k], in order.
+func (x *explorer) before(i, k int) []int {
+	var u []int
 	for j := i + 1; j < k; j++ {
 		if hb(x.seq[j], x.seq[k]) {
-			u = append(u, x.seq[j].pid)
+			u = append(u, j)
 		}
 	}
 	return u

@@ -361,25 +361,12 @@ func (x *explorer) coverCS(i, k int) {
 // on progen seed 182 of the synth package's random test (18 against 15;
 // now 9, cdpor's count).
 func (x *explorer) coverBefore(i, k int) {
-	var u []int
-	for j := i + 1; j < k; j++ {
-		if hb(x.seq[j], x.seq[k]) {
-			u = append(u, j)
-		}
-	}
+	u := x.before(i, k)
 	if x.seq[i].err != nil || x.seq[k].err != nil || slices.ContainsFunc(u, func(j int) bool { return x.seq[j].err != nil }) {
 		return
 	}
 	alt := append(append(slices.Clone(u), k), i)
-	orig := append(append([]int{i}, u...), k)
-	pids := func(pos []int) []PID {
-		out := make([]PID, len(pos))
-		for a, j := range pos {
-			out[a] = x.seq[j].pid
-		}
-		return out
-	}
-	a, b := pids(orig), pids(alt)
+	a, b := x.pidsAt(append(append([]int{i}, u...), k)), x.pidsAt(alt)
 	same := false
 	x.detour(i, false, func() { same = x.sameRuns(a, b) })
 	if same {
@@ -397,6 +384,15 @@ func (x *explorer) lostEdge(i, last int) bool {
 		}
 	}
 	return false
+}
+
+// pidsAt returns the processes of the events at the positions pos.
+func (x *explorer) pidsAt(pos []int) []PID {
+	out := make([]PID, len(pos))
+	for a, j := range pos {
+		out[a] = x.seq[j].pid
+	}
+	return out
 }
 
 // sequenceAt returns the events at the positions pos as entries of a
@@ -468,10 +464,7 @@ func (x *explorer) sameEnd(i, k int, v []int) []int {
 	for j := i; j <= k; j++ {
 		orig = append(orig, x.seq[j].pid)
 	}
-	altPIDs := make([]PID, len(alt))
-	for a, j := range alt {
-		altPIDs[a] = x.seq[j].pid
-	}
+	altPIDs := x.pidsAt(alt)
 	same := false
 	x.detour(i, false, func() { same = x.sameRuns(orig, altPIDs) })
 	if !same {

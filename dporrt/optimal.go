@@ -509,13 +509,7 @@ func (x *explorer) enabledAfter(i int, u []PID, pid PID) bool {
 
 // notdepPIDs returns the processes of notdep(e, E), e = seq[i], the race
 // being with seq[k], in order.
-func (x *explorer) notdepPIDs(i, k int) []PID {
-	var u []PID
-	for _, j := range x.notdep(i, k) {
-		u = append(u, x.seq[j].pid)
-	}
-	return u
-}
+func (x *explorer) notdepPIDs(i, k int) []PID { return x.pidsAt(x.notdep(i, k)) }
 
 // disabler returns, for a race of e = seq[i] with e' = seq[k] that cannot
 // be reversed because e' is not enabled before e (its await guard is
