@@ -16,16 +16,8 @@ func BenchmarkExplore(b *testing.B) {
 	}
 	for _, algo := range []Algorithm{DFS, SDPOR, CSDPOR, ODPOR, ODPOB} {
 		b.Run(string(algo), func(b *testing.B) {
-			states := 0
-			for i := 0; i < b.N; i++ {
-				r, err := Explore(m, Options{Algo: algo, MaxStates: 200000})
-				if err != nil {
-					b.Fatal(err)
-				}
-				states += r.States
-			}
+			states := benchExplore(b, m, Options{Algo: algo, MaxStates: 200000})
 			b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "events/s")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/event")
 		})
 	}
 }
@@ -43,15 +35,7 @@ func BenchmarkExploreCells(b *testing.B) {
 	for _, whole := range []bool{false, true} {
 		name := map[bool]string{false: "cells", true: "whole"}[whole]
 		b.Run(name, func(b *testing.B) {
-			states := 0
-			for i := 0; i < b.N; i++ {
-				r, err := Explore(m, Options{Algo: ODPOR, WholeArrays: whole, MaxStates: 30000})
-				if err != nil {
-					b.Fatal(err)
-				}
-				states += r.States
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/event")
+			benchExplore(b, m, Options{Algo: ODPOR, WholeArrays: whole, MaxStates: 30000})
 		})
 	}
 }
@@ -68,15 +52,21 @@ func BenchmarkExploreDep(b *testing.B) {
 	}
 	for _, dep := range []DepMode{Static, Dynamic} {
 		b.Run(dep.String(), func(b *testing.B) {
-			states := 0
-			for i := 0; i < b.N; i++ {
-				r, err := Explore(m, Options{Algo: SDPOR, Dep: dep, MaxStates: 100000})
-				if err != nil {
-					b.Fatal(err)
-				}
-				states += r.States
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/event")
+			benchExplore(b, m, Options{Algo: SDPOR, Dep: dep, MaxStates: 100000})
 		})
 	}
+}
+
+// benchExplore explores m with opts b.N times, reports the time per event
+// and returns the events explored.
+func benchExplore(b *testing.B, m *Machine, opts Options) (states int) {
+	for i := 0; i < b.N; i++ {
+		r, err := Explore(m, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		states += r.States
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/event")
+	return states
 }
