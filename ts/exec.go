@@ -466,7 +466,11 @@ func (x *executor) call(e *lang.CallExpr, p *path, fr *frame) []alt {
 		for i, v := range a.vs {
 			callee.locals[e.Func.Params[i]] = v
 		}
-		x.run(e.Func.Nodes, 0, a.p, callee, func(q *path, _ *lang.Point, ret *Term) {
+		start := 0
+		if len(e.Func.Nodes) == 0 { // an empty body: the call returns at once
+			start = lang.End
+		}
+		x.run(e.Func.Nodes, start, a.p, callee, func(q *path, _ *lang.Point, ret *Term) {
 			if ret == nil {
 				ret = Int(0)
 			}

@@ -68,3 +68,19 @@ func TestRangeGuards(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyFunc: a call of a func whose body is empty returns at once, in
+// the path executor (Block) as in the merged one (a generated program cut
+// down to such a func made Block index the empty body).
+func TestEmptyFunc(t *testing.T) {
+	src := []byte("global int x;\nfunc none(int a) { }\n" +
+		"proc p(int v) { none(v); x = v; }\ninit { spawn p(1); }\n")
+	p, errs := lang.Compile("empty.blk", src)
+	if errs != nil {
+		t.Fatal(errs.Format(src))
+	}
+	got := Block(p.Blocks[0], 0, NewSymbols(p)).String()
+	if want := "true -> x := v\n"; got != want {
+		t.Errorf("T(p) =\n%swant\n%s", got, want)
+	}
+}
