@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/icgen/icgen/internal/progen"
 )
 
 // commuteProgram generates a small program whose blocks mostly commute:
@@ -103,8 +105,8 @@ func commuteProgram(seed uint64) string {
 // programs whose blocks mostly commute (see commuteProgram): 100 in make
 // test, more with ICGEN_SOAK=N.
 func TestDifferentialCommuting(t *testing.T) {
-	n := soak(100)
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	first, last := progen.Soak(100)
+	for seed := first; seed <= last; seed++ {
 		src := commuteProgram(seed)
 		m, err := New(compileSrc(t, src), nil)
 		if err != nil {

@@ -2,7 +2,6 @@ package dporrt
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -159,15 +158,6 @@ func TestExample5(t *testing.T) {
 	}
 }
 
-// soak is how many generated programs the random differential tests run:
-// def in make test, N with ICGEN_SOAK=N.
-func soak(def int) int {
-	if n, err := strconv.Atoi(os.Getenv("ICGEN_SOAK")); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
-
 // randomOptions are the generator's options the random differential
 // cycles through, by seed: every feature; no funcs or runtime errors, so
 // that more programs end in states rather than errors; and no awaits,
@@ -195,14 +185,15 @@ func noAwait(o progen.Options) progen.Options {
 // are skipped; they must be a minority. A failing program is printed
 // whole, with its seed and options, for replay.
 func TestDifferentialRandom(t *testing.T) {
-	n := soak(400)
+	first, last := progen.Soak(400)
+	n := int(last - first + 1)
 	const shards = 2
 	ran, cut := make([]int, shards), make([]int, shards)
 	t.Run("shards", func(t *testing.T) {
 		for w := range shards {
 			t.Run(strconv.Itoa(w), func(t *testing.T) {
 				t.Parallel()
-				for seed := uint64(1 + w); seed <= uint64(n); seed += shards {
+				for seed := first + uint64(w); seed <= last; seed += shards {
 					opts := randomOptions[seed%uint64(len(randomOptions))]
 					src := progen.Generate(seed, opts)
 					m, err := New(compileSrc(t, src), nil)

@@ -13,15 +13,6 @@ import (
 	"github.com/icgen/icgen/lang"
 )
 
-// randomPrograms is how many generated programs the differential test
-// runs: a bounded number in make test, more with ICGEN_SOAK=N.
-func randomPrograms(def int) int {
-	if n, err := strconv.Atoi(os.Getenv("ICGEN_SOAK")); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
-
 // runnable reports whether src compiles and its machine starts.
 func runnable(src string) bool {
 	p, errs := lang.Compile("cut.blk", []byte(src))
@@ -55,7 +46,8 @@ var randomPairTimeout = func() time.Duration {
 func TestRandomDifferential(t *testing.T) {
 	// Each pair gets randomPairTimeout: about 0.3 s a program, the few
 	// big ones bounded (one of 12 took 47 s with no bound).
-	n := randomPrograms(300)
+	first, last := progen.Soak(300)
+	n := int(last - first + 1)
 	const shards = 2 // one per core: synthesis and exploration are CPU-bound
 	ran, cut := make([]int, shards), make([]int, shards)
 	start := time.Now()
@@ -63,7 +55,7 @@ func TestRandomDifferential(t *testing.T) {
 		for w := range shards {
 			t.Run(strconv.Itoa(w), func(t *testing.T) {
 				t.Parallel()
-				for seed := uint64(1 + w); seed <= uint64(n); seed += shards {
+				for seed := first + uint64(w); seed <= last; seed += shards {
 					began := time.Now()
 					src := progen.Generate(seed, randomOptions(seed))
 					if randomDifferential(t, fmt.Sprintf("gen%d", seed), src) {

@@ -612,6 +612,21 @@ func Mutant(src string, seed uint64, k int) string {
 	return Delete(src, seed<<8|uint64(k), 1+k%5)
 }
 
+// Soak returns the seeds a random differential test runs, first to last:
+// 1 to def in make test; ICGEN_SOAK=N makes last N, and ICGEN_SOAK_FROM=M
+// makes first M (to go on with a soak that stopped, or to run one part of
+// it beside another).
+func Soak(def int) (first, last uint64) {
+	first, last = 1, uint64(def)
+	if n, err := strconv.Atoi(os.Getenv("ICGEN_SOAK")); err == nil && n > 0 {
+		last = uint64(n)
+	}
+	if n, err := strconv.Atoi(os.Getenv("ICGEN_SOAK_FROM")); err == nil && n > 0 {
+		first = uint64(n)
+	}
+	return first, last
+}
+
 // Mutants is how many cut-down versions (Mutant) of the program of a seed
 // a differential test runs besides it: ICGEN_MUTANTS=N for every seed in a
 // soak (0: none), else one for each seed up to upTo.
