@@ -2,7 +2,10 @@
 // IR of package lang, and the DPOR explorers built on it ([Explore]: dfs,
 // the oracle; sdpor, Source-DPOR with source sets and sleep sets; csdpor,
 // with context-sensitive sleep sequences; cdpor, Constrained DPOR, sdpor
-// using an IC file).
+// using an IC file; odpor and odpor-ob, Optimal DPOR with wakeup trees,
+// without and with observers; odpor-cs and odpor-cs-ob, with don't-do
+// sets; codpor and codpor-ob, those with an IC file). [Algorithms] lists
+// them; docs/algorithms.md says what each explores and preserves.
 //
 // A [Machine] is a program instantiated with concrete param values: the
 // layout of its globals in a flat store of int64 locations ([Loc]), one per
@@ -100,10 +103,18 @@
 //     there. csdpor does so where the covered process is not explored: at
 //     a covered stop (every enabled process asleep or covered) and where a
 //     reversal can start only with covered processes, and only there
-//     explores every other awake process; it carries a cover, and a
-//     process asleep, past an event they are dependent on when the two
-//     commute in the state they meet, as odpor-cs does (see
+//     explores every other awake process. Neither carries a cover past an
+//     event it is dependent on because the two commute in the state they
+//     meet: that lost a final state in the optimal loop (see
 //     docs/algorithms.md).
+//   - An event's read and write sets, the dependency every explorer
+//     judges races by, depend on its block and its process's locals, never
+//     on the globals, so they are its own wherever a reversal puts it: the
+//     blocks' static sets with the cells of fixed indices ([Static]), or
+//     what the block can touch run abstractly from the locals ([Dynamic],
+//     sdpor only). The locations an event really touched change with the
+//     values it read; sdpor, csdpor and odpor each missed a final state
+//     with them.
 //   - cdpor uses independence constraints as Alg. 1 of the CAV'18 paper
 //     does: when a constraint holds uniformly in s[E'.û] (U⇒, with W(b)
 //     from the IC file) the race needs no back-set entry and the
