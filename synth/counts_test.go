@@ -1,0 +1,69 @@
+package synth
+
+import (
+	"context"
+	"testing"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/lang"
+)
+
+// BenchmarkGeneratedCounts measures what the algorithms that use ICs and
+// their bounds explore on the programs of the random differential test
+// (seeds 1 to 300, or progen.Soak's range): the complete traces,
+// sleep-set-blocked traces and states of each, summed, as metrics, and it
+// logs each program where codpor explores more complete traces than cdpor
+// or odpor-cs, or codpor-ob more than odpor-cs-ob (docs/algorithms.md
+// gives these counts):
+//
+//	go test ./synth -run '^$' -bench GeneratedCounts -benchtime 1x -v
+//	ICGEN_SOAK_FROM=301 ICGEN_SOAK=1000 go test ./synth -run '^$' -bench GeneratedCounts -benchtime 1x -timeout 1h
+func BenchmarkGeneratedCounts(b *testing.B) {
+	algos := []dporrt.Algorithm{dporrt.CDPOR, dporrt.CODPOR, dporrt.ODPCS, dporrt.CODPOB, dporrt.ODPCSO}
+	first, last := progen.Soak(300)
+	for range b.N {
+		sum := map[dporrt.Algorithm]dporrt.Stats{}
+		programs := 0
+		for seed := first; seed <= last; seed++ {
+			p, errs := lang.Compile("gen.blk", []byte(progen.Generate(seed, randomOptions(seed))))
+			if errs != nil {
+				b.Fatalf("seed %d does not compile", seed)
+			}
+			m, err := dporrt.New(p, nil)
+			if err != nil {
+				b.Fatalf("seed %d: %v", seed, err)
+			}
+			if oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000}); oracle.Cut {
+				continue // as the differential test: too big for dfs
+			}
+			ics, _, err := Run(context.Background(), p, Options{Workers: 1, Timeout: randomPairTimeout})
+			if err != nil {
+				b.Fatalf("seed %d: synth: %v", seed, err)
+			}
+			programs++
+			got := map[dporrt.Algorithm]int{}
+			for _, a := range algos {
+				r, err := dporrt.Explore(m, dporrt.Options{Algo: a, ICs: ics})
+				if err != nil {
+					b.Fatalf("seed %d: %s: %v", seed, a, err)
+				}
+				s := sum[a]
+				s.Traces, s.Blocked, s.States = s.Traces+r.Traces, s.Blocked+r.Blocked, s.States+r.States
+				sum[a] = s
+				got[a] = r.Traces
+			}
+			for _, c := range [][2]dporrt.Algorithm{{dporrt.CODPOR, dporrt.CDPOR}, {dporrt.CODPOR, dporrt.ODPCS}, {dporrt.CODPOB, dporrt.ODPCSO}} {
+				if got[c[0]] > got[c[1]] {
+					b.Logf("seed %d: %s %d complete traces, %s %d", seed, c[0], got[c[0]], c[1], got[c[1]])
+				}
+			}
+		}
+		b.ReportMetric(float64(programs), "programs")
+		for _, a := range algos {
+			b.ReportMetric(float64(sum[a].Traces), string(a)+"-traces")
+			b.ReportMetric(float64(sum[a].Blocked), string(a)+"-blocked")
+			b.ReportMetric(float64(sum[a].States), string(a)+"-states")
+		}
+	}
+}
