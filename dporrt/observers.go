@@ -51,7 +51,18 @@ func writeWriteObserved(a, b *event) bool {
 // static write set of a block that writes arr[j] names all of arr, and
 // taking it as an overwrite of arr[1] would lose an observation. With
 // final (Options.ObserveFinal), the values left at the end are read by a
-// virtual last event.
+// virtual last event; where the run ends in a runtime error, by the
+// erring event itself. That event ends the run where it is (it is
+// dependent on every event), so it is the last event, and as a real one
+// it can be an observer of a race: the reversal of a race of two writes
+// it alone observes is then e', e, then the error (see observedTail),
+// not e' alone. With e' alone, in
+// dporrt/testdata/regress/ob-error-overwrite.blk, the reversal found no
+// branch that still needed it: the one that did had been dropped as
+// redundant against a done process whose trace is equivalent only up to
+// the error's race (in the reversal, an overwrite that made the two
+// writes unobserved was cut off by the error), and odpor-cs-ob and
+// codpor-ob missed a final state (15 of dfs's 16).
 func (x *explorer) observe(final bool) {
 	last := make(map[Loc]int)         // a cell's last writer
 	live := make(map[Loc]map[int]int) // per static location: writers whose value is still in some of its cells, with how many
@@ -65,6 +76,19 @@ func (x *explorer) observe(final bool) {
 				if w != k {
 					mark(w, g)
 					ev.readFrom = append(ev.readFrom, observation{w, g})
+				}
+			}
+		}
+		if final && ev.err != nil { // the run ends here: the last event reads every global
+			for g, ws := range live {
+				if slices.Contains(ev.reads, g) {
+					continue // observed above
+				}
+				for w := range ws {
+					if w != k {
+						mark(w, g)
+						ev.readFrom = append(ev.readFrom, observation{w, g})
+					}
 				}
 			}
 		}
@@ -199,7 +223,9 @@ func (x *explorer) raceFingerprint(i, k int) uint64 {
 // nothing of the race, and happen after no observer. Where every observer
 // happens after another (the virtual last event of ObserveFinal is no
 // event: with it alone, there is none), the tail is e' alone, which
-// reverses the race without an observer: more traces, none missed.
+// reverses the race without an observer and leaves the rest to the races
+// below it. A run that ends in a runtime error has its erring event as
+// that last event (see observe).
 func (x *explorer) observedTail(i, k int) []int {
 	e := x.seq[i]
 	obs := x.observersOf(i, k)
