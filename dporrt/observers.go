@@ -51,18 +51,7 @@ func writeWriteObserved(a, b *event) bool {
 // static write set of a block that writes arr[j] names all of arr, and
 // taking it as an overwrite of arr[1] would lose an observation. With
 // final (Options.ObserveFinal), the values left at the end are read by a
-// virtual last event; where the run ends in a runtime error, by the
-// erring event itself. That event ends the run where it is (it is
-// dependent on every event), so it is the last event, and as a real one
-// it can be an observer of a race: the reversal of a race of two writes
-// it alone observes is then e', e, then the error (see observedTail),
-// not e' alone. With e' alone, in
-// dporrt/testdata/regress/ob-error-overwrite.blk, the reversal found no
-// branch that still needed it: the one that did had been dropped as
-// redundant against a done process whose trace is equivalent only up to
-// the error's race (in the reversal, an overwrite that made the two
-// writes unobserved was cut off by the error), and odpor-cs-ob and
-// codpor-ob missed a final state (15 of dfs's 16).
+// virtual last event.
 func (x *explorer) observe(final bool) {
 	last := make(map[Loc]int)         // a cell's last writer
 	live := make(map[Loc]map[int]int) // per static location: writers whose value is still in some of its cells, with how many
@@ -76,19 +65,6 @@ func (x *explorer) observe(final bool) {
 				if w != k {
 					mark(w, g)
 					ev.readFrom = append(ev.readFrom, observation{w, g})
-				}
-			}
-		}
-		if final && ev.err != nil { // the run ends here: the last event reads every global
-			for g, ws := range live {
-				if slices.Contains(ev.reads, g) {
-					continue // observed above
-				}
-				for w := range ws {
-					if w != k {
-						mark(w, g)
-						ev.readFrom = append(ev.readFrom, observation{w, g})
-					}
 				}
 			}
 		}
@@ -170,7 +146,8 @@ func (x *explorer) observedRaces() {
 		case x.check != nil && ww:
 			x.reverseObservedCS(i, k)
 		case ww:
-			x.reverse(i, x.observedTail(i, k))
+			tail, _ := x.observedTail(i, k)
+			x.reverse(i, tail)
 		case x.ics != nil:
 			x.reverse(i, []int{k}) // codpor-ob: as codpor reverses it
 		case x.check != nil:
@@ -216,20 +193,30 @@ func (x *explorer) raceFingerprint(i, k int) uint64 {
 }
 
 // observedTail returns the positions of e', e, notobs(e, e', E) \ e' and
-// the observer o, for the race of two writes e = seq[i] and e' = seq[k]:
-// o is the last event that observes e”s write of a global e writes too
-// and does not happen after another observer of it (it could not run
-// without that one); notobs are the events that happen after e, observe
-// nothing of the race, and happen after no observer. Where every observer
-// happens after another (the virtual last event of ObserveFinal is no
-// event: with it alone, there is none), the tail is e' alone, which
-// reverses the race without an observer and leaves the rest to the races
-// below it. A run that ends in a runtime error has its erring event as
-// that last event (see observe).
-func (x *explorer) observedTail(i, k int) []int {
+// the observer o, for the race of two writes e = seq[i] and e' = seq[k],
+// and o's position: o is the last event that observes e”s write of a
+// global e writes too and does not happen after another observer of it
+// (it could not run without that one); notobs are the events that happen
+// after e, observe nothing of the race, and happen after no observer.
+//
+// Where no event observes e', o is -1. Without ObserveFinal, e's write is
+// then the one observed, and the tail is e' alone, odpor's reversal. With
+// it, the virtual last event may observe e', and the tail ends with
+// notobs, which are then every event after e that happens after it: the
+// virtual event observes after all of them. The tail was e' alone there
+// too, leaving the rest to the races below it, and odpor-cs-ob and
+// codpor-ob missed final states. In
+// dporrt/testdata/regress/ob-error-overwrite.blk (15 of dfs's 16), the
+// branch that reversal fell to had dropped, as redundant against a done
+// process, the run that the reversed order needed: the done process's
+// run is equivalent only up to a runtime error that cuts off an overwrite
+// the observer dependency counted on. With e, the reversal names the
+// order it stands for. In ob-cover-error.blk the same reversal had to
+// come from a run a cover skipped (see forceCovered).
+func (x *explorer) observedTail(i, k int) (tail []int, o int) {
 	e := x.seq[i]
 	obs := x.observersOf(i, k)
-	o := -1
+	o = -1
 	for a := len(obs) - 1; a >= 0 && o < 0; a-- {
 		o = obs[a]
 		for _, b := range obs {
@@ -239,12 +226,12 @@ func (x *explorer) observedTail(i, k int) []int {
 			}
 		}
 	}
-	if o < 0 {
-		return []int{k}
+	if o < 0 && !x.opts.ObserveFinal {
+		return []int{k}, o // e's write is what is observed: odpor's reversal
 	}
-	tail := []int{k, i}
+	tail = []int{k, i}
 	for j := i + 1; j < len(x.seq); j++ {
-		if j == k || slices.Contains(obs, j) || !hb(e, x.seq[j]) {
+		if j == k || slices.Contains(obs, j) || !hb(e, x.seq[j]) || o < 0 && x.seq[j].virtual {
 			continue
 		}
 		after := false
@@ -258,7 +245,10 @@ func (x *explorer) observedTail(i, k int) []int {
 			tail = append(tail, j)
 		}
 	}
-	return append(tail, o)
+	if o >= 0 {
+		tail = append(tail, o)
+	}
+	return tail, o
 }
 
 // redundantObserved reports whether v, a reversal to insert at level i

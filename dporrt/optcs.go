@@ -301,17 +301,27 @@ func (x *explorer) forcedRaces(pid PID) {
 // than odpor-ob (progen seed 4490: 82 against 72). The check does not
 // depend on v: it runs the events up to e' in the reversed order.
 func (x *explorer) reverseCS(i, k int) {
+	x.reverseCSTail(i, []int{k})
+}
+
+// reverseCSTail is reverseCS with the events at tail (tail[0] = k) where
+// v has ê' alone: a race of two writes only the virtual last event of
+// ObserveFinal observes is reversed as e', e and the events after e that
+// happen after it (see observedTail), and checked as reverseCS checks it.
+func (x *explorer) reverseCSTail(i int, tail []int) {
+	k := tail[0]
 	if !x.reversible(i, k) {
 		x.reverseDisabler(i, k)
 		return
 	}
-	pos := append(x.notdep(i, k), k)
+	nd := x.notdep(i, k)
+	pos := append(slices.Clone(nd), k)
 	if x.ics == nil || !x.lostEdge(i, k) { // codpor-ob: see coverCS
 		x.coverSame(i, k, pos)
 	} else {
 		x.coverBefore(i, k)
 	}
-	x.insertWUT(i, x.sequenceAt(pos, i, k))
+	x.insertWUT(i, x.sequenceAt(append(nd, tail...), i, k))
 }
 
 // coverSame is the check of line 38 for a reversible race, v's events at
@@ -507,9 +517,9 @@ func (x *explorer) sameRuns(a, b []PID) bool {
 // the end, and a run that the check would cover can leave e's value there
 // where E did not leave e”s (dporrt/testdata/regress/cs-ob-final.blk).
 func (x *explorer) reverseObservedCS(i, k int) {
-	tail := x.observedTail(i, k)
-	if len(tail) == 1 { // no observer that is an event: reversed as e' alone
-		x.reverseCS(i, k)
+	tail, o := x.observedTail(i, k)
+	if o < 0 { // no observer that is an event
+		x.reverseCSTail(i, tail)
 		return
 	}
 	if !x.reversible(i, k) {

@@ -118,6 +118,9 @@ func (x *explorer) optimal(depth int) {
 			continue
 		}
 		if !ok {
+			if x.forceCovered(f) {
+				continue
+			}
 			return
 		}
 		pid := first.pid
@@ -609,4 +612,43 @@ func (x *explorer) errorWakeups(k int) {
 	for _, pid := range others {
 		x.insertWUT(k, []*event{x.nextEvent(pid), again})
 	}
+}
+
+// forceCovered runs forcedRaces (RaceDetection(E.p)) for each process
+// covered at f that was neither explored nor forced there, once f's
+// wakeup tree is done; it reports whether the tree took in a sequence.
+// ISSTA'19 Alg. 1 does so only where every enabled process is covered
+// (lines 17-19, coveredStop) or a branch of the tree is (lines 25-26); a
+// covered process that no race put into the tree had its races reversed
+// by no one. For odpor-cs-ob and codpor-ob with ObserveFinal: a race of
+// two writes that only the virtual last event observes can exist only in
+// the runs a cover skips. In dporrt/testdata/regress/ob-cover-error.blk,
+// p1's second block is covered after p1 and p3's loop block (it ends
+// where p1's two blocks then the loop block do); in every explored run
+// below, p0 overwrites g1 and p1's write of g1 does not race with the
+// loop block's, while in the skipped run where p3's last block raises a
+// runtime error before p0 runs, it does, and its reversal is the only way
+// to the final state where the loop block's write comes first and p0
+// never runs: 7 of dfs's 8 final states without this. Without
+// ObserveFinal the observers are real events, which a cover's run does
+// not hold either; there it made odpor-cs-ob explore more traces than
+// odpor-ob (dporrt/testdata/regress/cs-wake-all.blk: 36 against 33).
+func (x *explorer) forceCovered(f *level) bool {
+	if !x.info.Observers || !x.opts.ObserveFinal || x.check == nil {
+		return false
+	}
+	var covered []PID
+	for n := x.enabled.first(); n != nil; n = n.next[0] {
+		if f.covered(n.pid) && !f.done.has(n.pid) && !f.forced.has(n.pid) {
+			covered = append(covered, n.pid)
+		}
+	}
+	for _, pid := range covered {
+		if x.stopped {
+			break
+		}
+		f.forced.add(pid)
+		x.forcedRaces(pid)
+	}
+	return f.wut != nil && !f.wut.empty()
 }
