@@ -89,6 +89,25 @@ func (x *explorer) observe(final bool) {
 			}
 		}
 	}
+	// A process blocked where the sequence ends reads its guard there, and
+	// the values it reads keep it blocked. Not taken as an observer, the
+	// write that blocked it raced with no other write of that global:
+	// in dporrt/testdata/regress/ob-blocked-guard.blk, c's first block
+	// sets g1 to 2 after p0 set it to -2, c blocks on g0 > g1, and the
+	// order where p0 writes last, which lets c on to two failing asserts,
+	// was never explored (odpor-ob, odpor-cs-ob and codpor-ob found
+	// neither violation; progen seed 6946 of a soak, cut down).
+	for i, p := range x.st.Procs {
+		if p.Done || x.st.Enabled(i) {
+			continue
+		}
+		r, _ := x.staticSets(p.Point.Block)
+		for _, g := range r {
+			for w := range live[g] {
+				mark(w, g)
+			}
+		}
+	}
 	for _, ev := range x.seq {
 		slices.Sort(ev.observed)
 		ev.observed = slices.Compact(ev.observed)
