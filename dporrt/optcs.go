@@ -17,11 +17,12 @@ import (
 // its end. Don't-do sequences are inherited as the sleep sequences of
 // csdpor are (lines 29-30: childSleep), past events independent of them
 // only (and, for codpor, past events a constraint shows uniformly
-// independent of them: uniformCovers); where one has shrunk to a single
-// process, that process is covered: not explored, but its event still runs
-// to have its races reversed (lines 17-19 and 25-26: forcedRaces). The
-// don't-do sets are the byState sleepers of the levels. docs/algorithms.md
-// says where and why this departs from the paper.
+// independent of them: uniformCovers), and as u.v past p from u.p.v where
+// p is independent of u (Alg. 2, line 62: passOver); where one has shrunk
+// to a single process, that process is covered: not explored, but its
+// event still runs to have its races reversed (lines 17-19 and 25-26:
+// forcedRaces). The don't-do sets are the byState sleepers of the levels.
+// docs/algorithms.md says where and why this departs from the paper.
 //
 // With observers (Alg. 2), for a race of two writes dependent only because
 // a later event observes the second, the don't-do entry is the reversed

@@ -10,11 +10,18 @@ import (
 	"github.com/icgen/icgen/ic"
 )
 
+// codporBound are the programs of testdata/regress where codpor explored
+// more complete traces than cdpor, each for a cause since fixed (its
+// comment says which): TestCDPORDifferential holds codpor to cdpor's and
+// odpor-cs's traces on them.
+var codporBound = map[string]bool{"codpor-pass-over.blk": true}
+
 // TestCDPORDifferential: with synthesized ICs, cdpor and codpor reach
 // exactly dfs's final states and findings on every example program and
 // every program of testdata/regress, and codpor-ob its findings, and with
 // ObserveFinal its final states too; cdpor never explores more complete
-// traces than sdpor, nor codpor-ob than odpor-ob.
+// traces than sdpor, nor codpor-ob than odpor-ob, nor codpor than cdpor
+// and odpor-cs on the programs of codporBound.
 func TestCDPORDifferential(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.blk")
 	regress, _ := filepath.Glob("../testdata/regress/*.blk")
@@ -54,9 +61,16 @@ func TestCDPORDifferential(t *testing.T) {
 				bound map[string]*dporrt.Result
 				final bool // it preserves the final states
 			}
+			// codpor is not bound by cdpor nor odpor-cs on every program
+			// (see docs/algorithms.md), but is on those cut down where it
+			// was not, once the cause was fixed.
+			var coBound map[string]*dporrt.Result
+			if codporBound[filepath.Base(file)] {
+				coBound = map[string]*dporrt.Result{"cdpor": cd, "odpor-cs": cs}
+			}
 			runs := []run{
 				{"cdpor", cd, map[string]*dporrt.Result{"sdpor": sd}, true},
-				{"codpor", co, nil, true}, // not bound yet by cdpor nor odpor-cs: see docs/algorithms.md
+				{"codpor", co, coBound, true},
 			}
 			for _, fin := range []bool{false, true} {
 				ob, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.ODPOB, ObserveFinal: fin})
