@@ -204,13 +204,12 @@ func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
 // before q when it is, or happens before, an event that q or p (which q is
 // dependent on) is dependent on.
 func (x *explorer) floatingBefore(p, q *event) bool {
-	read := x.ics.constraintGlobals(x.ics.pair(p.block, q.block).pr)
+	read := x.constraintLocs(x.ics.pair(p.block, q.block).pr)
 	if len(read) == 0 {
 		return false
 	}
 	for j, ev := range x.seq {
-		w := x.ics.w[ev.block]
-		if !slices.ContainsFunc(read, func(g string) bool { return w[g] }) {
+		if !intersect(staticWrites(ev), read) {
 			continue
 		}
 		before := false
