@@ -179,7 +179,8 @@ func (f *level) covered(pid PID) bool {
 // only is no reason: covers carried that way lost a final state
 // (testdata/regress/cs-carry-lost.blk, see docs/algorithms.md). These are
 // the sleepers of uniformSleepers that are dependent on p and have no
-// floating writer (see floatingBefore).
+// floating writer (see floatingBefore), and what X.p inherits of the
+// longer don't-do sequences that start with such a q (uniformPassOver).
 func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
 	var p *event
 	var out []sleeper
@@ -193,6 +194,51 @@ func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
 		if q := sl.seq[0]; x.dependent(p, q) && !x.floatingBefore(p, q) {
 			out = append(out, sleeper{seq: sl.seq, byState: true})
 		}
+	}
+	return append(out, x.uniformPassOver(f, pid)...)
+}
+
+// uniformPassOver returns, for codpor and codpor-ob, what X.p inherits,
+// p = pid, of the don't-do sequences of f that start with an event q
+// dependent on p's, where a constraint of their pair holds uniformly in
+// the current state X (U⇒, with no floating writer, as uniformCovers
+// asks): q.u.p.v, p independent of every event of u, as q.u.v; q.u, p
+// not in it and independent of every event of u, whole. The constraint
+// holding at X, X.p.q and X.q.p end in the same state, and p moves over
+// the events of u as passOver has it, so X.p.q.u.v ends where X.q.u.p.v
+// does; to codpor the two orders of p and q are one trace (see
+// uniformCovers). A single q is uniformCovers'; an independent q,
+// childSleep's and passOver's.
+func (x *explorer) uniformPassOver(f *level, pid PID) []sleeper {
+	if x.ics == nil {
+		return nil
+	}
+	var p *event
+	var out []sleeper
+	for _, sl := range f.sleep {
+		if !sl.byState || sl.modObs || len(sl.seq) < 2 || sl.seq[0].pid == pid {
+			continue
+		}
+		if p == nil {
+			p = x.nextEvent(pid)
+		}
+		q := sl.seq[0]
+		j := slices.IndexFunc(sl.seq, func(e *event) bool { return e.pid == pid })
+		u := sl.seq[1:]
+		if j > 0 {
+			u = sl.seq[1:j]
+		}
+		if !x.dependent(p, q) || slices.ContainsFunc(u, func(e *event) bool { return x.dependent(p, e) }) || x.floatingBefore(p, q) {
+			continue
+		}
+		if _, uniform := x.icHolds(pid, p.block, q.pid, q.block); !uniform {
+			continue
+		}
+		seq := sl.seq
+		if j > 0 {
+			seq = append(slices.Clone(sl.seq[:j]), sl.seq[j+1:]...)
+		}
+		out = append(out, sleeper{seq: seq, byState: true})
 	}
 	return out
 }

@@ -14,7 +14,7 @@ import (
 // more complete traces than cdpor, each for a cause since fixed (its
 // comment says which): TestCDPORDifferential holds codpor to cdpor's and
 // odpor-cs's traces on them.
-var codporBound = map[string]bool{"codpor-pass-over.blk": true, "codpor-own-writes.blk": true, "codpor-cells.blk": true}
+var codporBound = map[string]bool{"codpor-pass-over.blk": true, "codpor-own-writes.blk": true, "codpor-cells.blk": true, "codpor-uniform-pass.blk": true}
 
 // TestCDPORDifferential: with synthesized ICs, cdpor and codpor reach
 // exactly dfs's final states and findings on every example program and
