@@ -293,7 +293,7 @@ func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
 	}
 	n := x.seq[k]
 	for j := range i {
-		if !hb(x.seq[j], n) && intersect(staticWrites(x.seq[j]), read) {
+		if !hb(x.seq[j], n) && intersect(writesOf(x.seq[j]), read) {
 			return true
 		}
 	}
@@ -341,15 +341,6 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 	r = slices.Compact(r)
 	x.ics.readLocs[pr] = r
 	return r
-}
-
-// staticWrites returns the locations ev's block may write wherever it
-// runs (see staticEvent).
-func staticWrites(ev *event) []Loc {
-	if ev.sets != nil {
-		return ev.sets[1]
-	}
-	return ev.writes
 }
 
 // uniformAt reports whether a constraint of the pair of a and b holds
@@ -467,11 +458,24 @@ func (x *explorer) localsUniform(i int, ref pairRef, e, n *event) bool {
 // its process, block and sets are used there. An event's sets are those,
 // but for a blocked process's virtual event, which reads only.
 func (x *explorer) staticEvent(ev *event) *event {
-	r, w := ev.reads, ev.writes
-	if ev.sets != nil {
-		r, w = ev.sets[0], ev.sets[1]
-	}
+	r, w := staticSetsOf(ev)
 	return &event{proc: ev.proc, pid: ev.pid, block: ev.block, reads: r, writes: w, spawn: ev.spawn}
+}
+
+// staticSetsOf returns the locations ev's block may read and write
+// wherever it runs: its sets, or for a blocked process's virtual event,
+// which reads only its guard's, its block's.
+func staticSetsOf(ev *event) (r, w []Loc) {
+	if ev.sets != nil {
+		return ev.sets[0], ev.sets[1]
+	}
+	return ev.reads, ev.writes
+}
+
+// writesOf is the write set of staticSetsOf.
+func writesOf(ev *event) []Loc {
+	_, w := staticSetsOf(ev)
+	return w
 }
 
 // uniformSleepers returns the single processes asleep at f that stay asleep

@@ -15,13 +15,13 @@ import (
 // What observes, for our blocks: a block is one event that may read and
 // write many locations; it observes every location in its read set (an
 // assert's, an await guard's and the invariants' reads are among them, so
-// violations are preserved), and a process blocked where the sequence
-// ends observes its block's read set there (see observe). Observation is per location: a block that
-// writes x and y, observed on x only, is dependent on another writer of x
-// and independent of another writer of y. With the static dependency the
-// read set is the block's syntactic one: a block that may read x observes
-// it even in a run where its branch does not, which can only add
-// dependencies.
+// violations are preserved), and a process blocked where the sequence ends
+// observes its block's read set there (see observe). Observation is per
+// location: a block that writes x and y, observed on x only, is dependent
+// on another writer of x and independent of another writer of y. With the
+// static dependency the read set is the block's syntactic one: a block that
+// may read x observes it even in a run where its branch does not, which can
+// only add dependencies.
 //
 // Observation depends on the events that come later, so the races of a
 // sequence are known only once it is maximal: observedRaces then computes

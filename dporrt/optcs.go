@@ -223,22 +223,13 @@ func (x *explorer) uniformPassOver(f *level, pid PID) []sleeper {
 			p = x.nextEvent(pid)
 		}
 		q := sl.seq[0]
-		j := slices.IndexFunc(sl.seq, func(e *event) bool { return e.pid == pid })
-		u := sl.seq[1:]
-		if j > 0 {
-			u = sl.seq[1:j]
-		}
-		if !x.dependent(p, q) || slices.ContainsFunc(u, func(e *event) bool { return x.dependent(p, e) }) || x.floatingBefore(p, q) {
+		seq, _, ok := x.moveFront(sl.seq, p, 1)
+		if !ok || !x.dependent(p, q) {
 			continue
 		}
-		if _, uniform := x.icHolds(pid, p.block, q.pid, q.block); !uniform {
-			continue
+		if _, uniform := x.icHolds(pid, p.block, q.pid, q.block); uniform && !x.floatingBefore(p, q) {
+			out = append(out, sleeper{seq: seq, byState: true})
 		}
-		seq := sl.seq
-		if j > 0 {
-			seq = append(slices.Clone(sl.seq[:j]), sl.seq[j+1:]...)
-		}
-		out = append(out, sleeper{seq: seq, byState: true})
 	}
 	return out
 }
@@ -255,7 +246,7 @@ func (x *explorer) floatingBefore(p, q *event) bool {
 		return false
 	}
 	for j, ev := range x.seq {
-		if !intersect(staticWrites(ev), read) {
+		if !intersect(writesOf(ev), read) {
 			continue
 		}
 		before := false

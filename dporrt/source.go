@@ -249,17 +249,32 @@ func (x *explorer) passOver(sl sleeper, ev *event) (sleeper, bool) {
 	if !sl.byState || x.info.Loop != LoopOptimal {
 		return sleeper{}, false
 	}
-	j := slices.IndexFunc(sl.seq, func(e *event) bool { return e.pid == ev.pid })
-	if j <= 0 {
+	seq, in, ok := x.moveFront(sl.seq, ev, 0)
+	if !in || !ok {
 		return sleeper{}, false
 	}
-	for _, e := range sl.seq[:j] {
+	return sleeper{seq: seq, byState: true, modObs: sl.modObs}, true
+}
+
+// moveFront reports whether ev, the event of process p, moves to the front
+// of seq[from:] over independent events: every event of seq[from:] before
+// p's (all of them where p has none) is independent of ev. rest is seq
+// without p's event (a copy), or seq itself where p has none (in false).
+func (x *explorer) moveFront(seq []*event, ev *event, from int) (rest []*event, in, ok bool) {
+	j := slices.IndexFunc(seq, func(e *event) bool { return e.pid == ev.pid })
+	end := len(seq)
+	if j >= 0 {
+		end = j
+	}
+	for _, e := range seq[min(from, end):end] {
 		if x.dependent(ev, e) {
-			return sleeper{}, false
+			return nil, j >= 0, false
 		}
 	}
-	seq := append(slices.Clone(sl.seq[:j]), sl.seq[j+1:]...)
-	return sleeper{seq: seq, byState: true, modObs: sl.modObs}, true
+	if j < 0 {
+		return seq, false, true
+	}
+	return append(slices.Clone(seq[:j]), seq[j+1:]...), true, true
 }
 
 // blockedRaces handles the processes blocked at an await after the event
