@@ -34,7 +34,11 @@ proc r() { x = x + 1; z = z + 1; }`
 			"x != 0", true, ""},
 		{"arrays compared by touched elements", `global int g[3]; proc a(int i) { g[i] = 1; } proc b(int j) { g[j] = 2; }`, "a", "b",
 			"(0 <= i) && (i < 3) && (0 <= j') && (j' < 3) && (2 == ite(i == j', 1, 2)) && (ite(j' == i, 2, 1) == 1)", true, ""},
-		{"loops are abstracted", `global int s; proc a() { int i = 0; while (i < 3) { s = s + i; i = i + 1; } } proc b() { s = 0; }`, "a", "b",
+		{"loops are abstracted", `global int s; proc a(int n) { int i = 0; while (i < n) { s = s + i; i = i + 1; } } proc b() { s = 0; }`, "a", "b",
+			"", false, "loop at a"},
+		{"counted loops are unrolled", `global int s; proc a() { int i = 0; while (i < 3) { s = s + i; i = i + 1; } } proc b() { s = 0; }`, "a", "b",
+			"", true, ""},
+		{"long counted loops are abstracted", `global int s; proc a() { int i = 0; while (i < 5) { s = s + i; i = i + 1; } } proc b() { s = 0; }`, "a", "b",
 			"", false, "loop at a"},
 	}
 	for _, tc := range cases {

@@ -92,3 +92,33 @@ func walkNode(n *Node, f func(Expr)) {
 		walk(n.Point.Guard)
 	}
 }
+
+// HoldsLoop reports whether the nodes, or the funcs they call
+// (transitively), hold a while loop.
+func (p *Program) HoldsLoop(nodes []*Node) bool {
+	var sums map[*Func]*summary
+	found := false
+	for _, n := range nodes {
+		if n.Loop != nil {
+			return true
+		}
+		walkNode(n, func(e Expr) {
+			c, ok := e.(*CallExpr)
+			if !ok || found {
+				return
+			}
+			if sums == nil {
+				sums = funcSummaries(p.Funcs)
+			}
+			for _, f := range append([]*Func{c.Func}, sums[c.Func].calls...) {
+				for _, fn := range f.Nodes {
+					found = found || fn.Loop != nil
+				}
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}

@@ -31,8 +31,11 @@
 //     commuting (decision 3). Whether a path overflows int64 is kept apart
 //     in NoOverflow, so constraints read over mathematical integers while
 //     the overflow check stays available to whoever uses them.
-//   - Funcs are inlined (they never recurse). A while loop inside a block is
-//     replaced by uninterpreted functions of everything it reads or writes
+//   - Funcs are inlined (they never recurse). A counted while loop inside a
+//     block that goes round at most [MaxUnroll] times, with no loop in its
+//     body, is run round by round as the interpreter runs it (tripCount).
+//     Any other while loop inside a block is replaced by uninterpreted
+//     functions of everything it reads or writes
 //     (Def. 7, [Fn]), one per variable it writes, plus ok(...) for "finishes
 //     within its step budget (lang.MaxSteps), with no runtime error and no
 //     failed assert", which every path through the loop requires, and one

@@ -164,6 +164,14 @@ func (x *executor) local(p *path, fr *frame, v *lang.Var) *Term {
 	return x.value(p, v)
 }
 
+// known gives the values of the locals that are constants on path p.
+func (x *executor) known(p *path, fr *frame) func(*lang.Var) (int64, bool) {
+	return func(v *lang.Var) (int64, bool) {
+		t := x.local(p, fr, v)
+		return t.Val, t.Kind == KConst && t.Sort == SortInt
+	}
+}
+
 // run executes nodes from id on path p; at a point, the end, or a return it
 // calls done with the path, the point (nil at the end) and the returned value.
 func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func(*path, *lang.Point, *Term)) {
@@ -199,9 +207,14 @@ func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func
 			p = q
 		case lang.NodeBranch:
 			if n.Loop != nil && !n.Loop.Points {
-				p = x.abstractLoop(nodes, n, p, fr)
-				id = n.Else
-				continue
+				// A counted loop of few rounds runs as the interpreter
+				// runs it (its condition is a constant each round);
+				// any other is abstracted.
+				if _, ok := tripCount(x.syms.prog, nodes, n, x.known(p, fr)); !ok {
+					p = x.abstractLoop(nodes, n, p, fr)
+					id = n.Else
+					continue
+				}
 			}
 			for _, a := range x.eval(n.Cond, p, fr) {
 				yes, no := a.p, a.p

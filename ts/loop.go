@@ -95,3 +95,179 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 	}
 	return p
 }
+
+// MaxUnroll bounds the rounds of an in-block loop that symbolic execution
+// runs, as the interpreter does, instead of abstracting the loop: a counted
+// loop (see tripCount) that goes round at most this many times from where
+// it is entered is unrolled, and its pairs can be exact.
+const MaxUnroll = 4
+
+// tripCount returns how many rounds in-block loop n makes when entered with
+// the locals whose values val knows, for a counted loop: its condition
+// compares a local v with an expression e of constants and locals the body
+// does not write (v op e or e op v, op one of < <= > >= !=), and its body
+// changes v once per round, as its last statement, by a constant (v = v + c,
+// v = v - c, v = c + v), which nothing else in the body writes. ok is false
+// for any other loop, where v or e is not known, or where the loop would go
+// round more than MaxUnroll times (or overflow v). Nor is a loop whose
+// body holds a loop or calls a func that does: an in-block loop's run has
+// a step budget of its own, which the loops in it share (docs/language.md),
+// and an inner loop's ok, abstracted, would judge its run on a budget of
+// its own. A counted loop's few rounds with no loop in them cannot run out
+// of it. Rounds that end the block by a return are not rounds: a loop
+// with fewer rounds than counted still unrolls to the same code.
+func tripCount(p *lang.Program, nodes []*lang.Node, n *lang.Node, val func(*lang.Var) (int64, bool)) (int, bool) {
+	l := n.Loop
+	c, ok := n.Cond.(*lang.BinaryExpr)
+	if l == nil || l.Points || len(l.Body) == 0 || !ok {
+		return 0, false
+	}
+	op, ve, be := c.Op, c.X, c.Y
+	v := countedVar(ve)
+	if v == nil {
+		op, ve, be = mirror(op), c.Y, c.X
+		if v = countedVar(ve); v == nil {
+			return 0, false
+		}
+	}
+	switch op {
+	case lang.OpLt, lang.OpLe, lang.OpGt, lang.OpGe, lang.OpNe:
+	default:
+		return 0, false
+	}
+	// The body: every round passes through its last node, which steps v.
+	last := nodes[l.Body[len(l.Body)-1]]
+	step, ok := stepOf(last, v)
+	if !ok || last.Next != n.ID {
+		return 0, false
+	}
+	written := map[*lang.Var]bool{}
+	for _, id := range l.Body {
+		b := nodes[id]
+		if b != last && (b.Next == n.ID || b.Kind == lang.NodeBranch && b.Else == n.ID) {
+			return 0, false
+		}
+		if b.Kind == lang.NodeAssign && b.Target.Var.Kind == lang.Local {
+			written[b.Target.Var] = true
+			if b != last && b.Target.Var == v {
+				return 0, false
+			}
+		}
+	}
+	cur, ok := val(v)
+	if !ok {
+		return 0, false
+	}
+	body := make([]*lang.Node, len(l.Body))
+	for i, id := range l.Body {
+		body[i] = nodes[id]
+	}
+	if p.HoldsLoop(body) {
+		return 0, false
+	}
+	bound, ok := constValue(be, val, written)
+	if !ok {
+		return 0, false
+	}
+	rounds := 0
+	for holds(op, cur, bound) {
+		if rounds++; rounds > MaxUnroll {
+			return 0, false
+		}
+		if cur, ok = fold(lang.OpAdd, cur, step); !ok {
+			return 0, false
+		}
+	}
+	return rounds, true
+}
+
+// countedVar is the int local that e reads, when e is one alone.
+func countedVar(e lang.Expr) *lang.Var {
+	r, ok := e.(*lang.VarRef)
+	if !ok || r.Var.Kind != lang.Local || r.Var.Type != lang.Int {
+		return nil
+	}
+	return r.Var
+}
+
+// mirror is the comparison op with its operands swapped.
+func mirror(op lang.Op) lang.Op {
+	switch op {
+	case lang.OpLt:
+		return lang.OpGt
+	case lang.OpLe:
+		return lang.OpGe
+	case lang.OpGt:
+		return lang.OpLt
+	case lang.OpGe:
+		return lang.OpLe
+	}
+	return op
+}
+
+// stepOf is the constant that node n adds to local v, when n is v = v + c,
+// v = v - c or v = c + v.
+func stepOf(n *lang.Node, v *lang.Var) (int64, bool) {
+	if n.Kind != lang.NodeAssign || n.Target.Var != v || n.Target.Index != nil || n.Decl {
+		return 0, false
+	}
+	b, ok := n.Value.(*lang.BinaryExpr)
+	if !ok || b.Op != lang.OpAdd && b.Op != lang.OpSub {
+		return 0, false
+	}
+	x, y := b.X, b.Y
+	if b.Op == lang.OpAdd && countedVar(x) != v {
+		x, y = y, x
+	}
+	lit, ok := y.(*lang.IntLit)
+	if !ok || countedVar(x) != v {
+		return 0, false
+	}
+	if b.Op == lang.OpSub {
+		return fold(lang.OpSub, 0, lit.Val)
+	}
+	return lit.Val, true
+}
+
+// constValue evaluates e, an expression of integer literals and of locals
+// that val knows and the loop does not write, with + - * and unary minus.
+func constValue(e lang.Expr, val func(*lang.Var) (int64, bool), written map[*lang.Var]bool) (int64, bool) {
+	switch e := e.(type) {
+	case *lang.IntLit:
+		return e.Val, true
+	case *lang.VarRef:
+		if countedVar(e) == nil || written[e.Var] {
+			return 0, false
+		}
+		return val(e.Var)
+	case *lang.UnaryExpr:
+		if e.Op != lang.OpNeg {
+			return 0, false
+		}
+		x, ok := constValue(e.X, val, written)
+		if !ok {
+			return 0, false
+		}
+		return fold(lang.OpSub, 0, x)
+	case *lang.BinaryExpr:
+		if e.Op != lang.OpAdd && e.Op != lang.OpSub && e.Op != lang.OpMul {
+			return 0, false
+		}
+		x, ok := constValue(e.X, val, written)
+		if !ok {
+			return 0, false
+		}
+		y, ok := constValue(e.Y, val, written)
+		if !ok {
+			return 0, false
+		}
+		return fold(e.Op, x, y)
+	}
+	return 0, false
+}
+
+// holds is the comparison op of two integers.
+func holds(op lang.Op, x, y int64) bool {
+	b, _ := fold(op, x, y)
+	return b == 1
+}

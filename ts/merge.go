@@ -286,9 +286,9 @@ func successors(n *lang.Node) []int {
 	return []int{n.Next}
 }
 
-// topo orders the nodes reachable from start so that every node comes
-// after its predecessors; false when they hold a cycle.
-func topo(nodes []*lang.Node, start int) ([]int, bool) {
+// topo orders the nodes reachable from start without passing stop so that
+// every node comes after its predecessors; false when they hold a cycle.
+func topo(nodes []*lang.Node, start, stop int) ([]int, bool) {
 	const (
 		white = iota
 		grey
@@ -301,7 +301,7 @@ func topo(nodes []*lang.Node, start int) ([]int, bool) {
 	visit = func(id int) {
 		color[id] = grey
 		for _, s := range successors(nodes[id]) {
-			if s == lang.End {
+			if s == lang.End || s == stop {
 				continue
 			}
 			switch color[s] {
@@ -324,23 +324,32 @@ func topo(nodes []*lang.Node, start int) ([]int, bool) {
 // run executes the nodes from start on s, merging states where paths
 // join, and returns the states at the exits (points, the end, returns).
 func (x *mexec) run(nodes []*lang.Node, start int, s *mstate) []mexit {
-	order, ok := topo(nodes, start)
+	_, exits := x.runTo(nodes, start, lang.End, s)
+	return exits
+}
+
+// runTo is run that stops at node stop too (an unrolled loop's header,
+// see unroll): back holds the states that reach it.
+func (x *mexec) runTo(nodes []*lang.Node, start, stop int, s *mstate) (back []*mstate, exits []mexit) {
+	order, ok := topo(nodes, start, stop)
 	if !ok {
 		x.fail("a loop holding an interleaving point may go round within the block")
-		return nil
+		return nil, nil
 	}
 	in := map[int][]*mstate{start: {s}}
-	var exits []mexit
 	push := func(to int, s *mstate) {
-		if to == lang.End {
+		switch to {
+		case lang.End:
 			exits = append(exits, mexit{s: s, ret: -1})
-			return
+		case stop:
+			back = append(back, s)
+		default:
+			in[to] = append(in[to], s)
 		}
-		in[to] = append(in[to], s)
 	}
 	for _, id := range order {
 		if x.failed != "" || x.g.Over {
-			return nil
+			return nil, nil
 		}
 		sts := in[id]
 		delete(in, id)
@@ -358,6 +367,14 @@ func (x *mexec) run(nodes []*lang.Node, start int, s *mstate) []mexit {
 			push(n.Next, s)
 		case lang.NodeBranch:
 			if n.Loop != nil && !n.Loop.Points {
+				if rounds, ok := tripCount(x.syms.prog, nodes, n, x.known(s)); ok {
+					out, more := x.unroll(nodes, n, s, rounds)
+					exits = append(exits, more...)
+					if out != nil {
+						push(n.Else, out)
+					}
+					continue
+				}
 				x.abstractLoop(nodes, n, s)
 				push(n.Else, s)
 				continue
@@ -403,7 +420,30 @@ func (x *mexec) run(nodes []*lang.Node, start int, s *mstate) []mexit {
 			exits = append(exits, mexit{s: s, ret: ret})
 		}
 	}
-	return exits
+	return back, exits
+}
+
+// unroll runs the body of the in-block loop n rounds times from s, as
+// tripCount counted them: the state where the loop exits (nil where no
+// path gets there) and the exits of the returns in its body.
+func (x *mexec) unroll(nodes []*lang.Node, n *lang.Node, s *mstate, rounds int) (*mstate, []mexit) {
+	var exits []mexit
+	for range rounds {
+		back, more := x.runTo(nodes, n.Next, n.ID, s)
+		exits = append(exits, more...)
+		if s, _ = x.merge(back, nil); s == nil {
+			break
+		}
+	}
+	return s, exits
+}
+
+// known gives the values of the locals that are constants in s.
+func (x *mexec) known(s *mstate) func(*lang.Var) (int64, bool) {
+	return func(v *lang.Var) (int64, bool) {
+		r := x.local(s, v)
+		return x.g.Val(r), x.g.Kind(r) == KConst && x.g.Sort(r) == SortInt
+	}
 }
 
 // merge joins states reached at one node (with a value each, or vals nil)

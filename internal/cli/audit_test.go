@@ -231,13 +231,19 @@ func TestCheckCommand(t *testing.T) {
 	})
 	bad := filepath.Join(dir, "bad.ic.json")
 	os.WriteFile(bad, []byte(`{"version": 1, "pairs": [`), 0o644)
-	// p's loop makes F(p, q) inexact: the claim is not proven, and no run
-	// shows the orders differ (they commute), so it is not unsound either.
+	// p's loop, bounded by a param, makes F(p, q) inexact: the claim is not
+	// proven, and no run shows the orders differ (they commute), so it is
+	// not unsound either. With a literal bound the loop is unrolled, F is
+	// exact and the claim proven.
 	loop := filepath.Join(dir, "loop.blk")
-	os.WriteFile(loop, []byte("global int x = 0;\nproc p() { int i = 0; while (i < 3) { x = x + 1; i = i + 1; } }\nproc q() { x = x + 2; }\ncommute p, q;\ninit { spawn p(); spawn q(); }\n"), 0o644)
+	os.WriteFile(loop, []byte("param N = 3;\nglobal int x = 0;\nproc p() { int i = 0; while (i < N) { x = x + 1; i = i + 1; } }\nproc q() { x = x + 2; }\ncommute p, q;\ninit { spawn p(); spawn q(); }\n"), 0o644)
+	counted := filepath.Join(dir, "counted.blk")
+	os.WriteFile(counted, []byte("global int x = 0;\nproc p() { int i = 0; while (i < 3) { x = x + 1; i = i + 1; } }\nproc q() { x = x + 2; }\ncommute p, q;\ninit { spawn p(); spawn q(); }\n"), 0o644)
 	runCases(t, []cliCase{
 		{"inexact F: unknown, not unsound", []string{"check", loop}, 1,
 			[]string{"I(p, q'): true: unknown", "1 constraint: 0 proven, 0 unsound, 1 unknown, 0 invalid"}, nil},
+		{"counted loop: proven", []string{"check", counted}, 0,
+			[]string{"I(p, q'): true: proven", "1 constraint: 1 proven, 0 unsound, 0 unknown, 0 invalid"}, nil},
 		{"synthesized file passes", []string{"check", "--ics", files["good"], fig1}, 0,
 			[]string{"I(p, q'): z <= -1: proven", "I(q, r'): x == z: proven", "8 constraints: 8 proven, 0 unsound, 0 unknown, 0 invalid; W(b) sound"}, nil},
 		{"weakened constraint", []string{"check", "--ics", files["weak"], fig1}, 1,
