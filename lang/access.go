@@ -93,32 +93,32 @@ func walkNode(n *Node, f func(Expr)) {
 	}
 }
 
-// HoldsLoop reports whether the nodes, or the funcs they call
-// (transitively), hold a while loop.
-func (p *Program) HoldsLoop(nodes []*Node) bool {
-	var sums map[*Func]*summary
-	found := false
-	for _, n := range nodes {
-		if n.Loop != nil {
-			return true
-		}
-		walkNode(n, func(e Expr) {
-			c, ok := e.(*CallExpr)
-			if !ok || found {
-				return
-			}
-			if sums == nil {
-				sums = funcSummaries(p.Funcs)
-			}
-			for _, f := range append([]*Func{c.Func}, sums[c.Func].calls...) {
-				for _, fn := range f.Nodes {
-					found = found || fn.Loop != nil
+// Inlined returns the size of the nodes with the funcs they call inlined:
+// one per node, and at each call the inlined size of the func's body (funcs
+// never recurse); loops reports whether any of those nodes heads a while
+// loop.
+func (p *Program) Inlined(nodes []*Node) (size int, loops bool) {
+	memo := map[*Func]int{}
+	loopy := map[*Func]bool{}
+	var body func(nodes []*Node) (int, bool)
+	body = func(nodes []*Node) (int, bool) {
+		size, loops := 0, false
+		for _, n := range nodes {
+			size++
+			loops = loops || n.Loop != nil
+			walkNode(n, func(e Expr) {
+				c, ok := e.(*CallExpr)
+				if !ok {
+					return
 				}
-			}
-		})
-		if found {
-			return true
+				if _, done := memo[c.Func]; !done {
+					memo[c.Func], loopy[c.Func] = body(c.Func.Nodes)
+				}
+				size += memo[c.Func]
+				loops = loops || loopy[c.Func]
+			})
 		}
+		return size, loops
 	}
-	return false
+	return body(nodes)
 }

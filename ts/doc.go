@@ -33,7 +33,8 @@
 //     the overflow check stays available to whoever uses them.
 //   - Funcs are inlined (they never recurse). A counted while loop inside a
 //     block that goes round at most [MaxUnroll] times, with no loop in its
-//     body, is run round by round as the interpreter runs it (tripCount).
+//     body and at most [MaxUnrollSize] nodes unrolled, is run round by
+//     round as the interpreter runs it (tripCount).
 //     Any other while loop inside a block is replaced by uninterpreted
 //     functions of everything it reads or writes
 //     (Def. 7, [Fn]), one per variable it writes, plus ok(...) for "finishes

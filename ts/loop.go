@@ -102,6 +102,13 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 // it is entered is unrolled, and its pairs can be exact.
 const MaxUnroll = 4
 
+// MaxUnrollSize bounds the code an unrolled loop becomes: its rounds times
+// its body's size, funcs inlined (lang.Program.Inlined). Each round's
+// values are built on the last's: a body of 10 nodes that branches on
+// globals and writes an array at computed indices, unrolled 3 times, made
+// the formula of a pair 1.2 MB of text, which Z3 took minutes to read.
+const MaxUnrollSize = 24
+
 // tripCount returns how many rounds in-block loop n makes when entered with
 // the locals whose values val knows, for a counted loop: its condition
 // compares a local v with an expression e of constants and locals the body
@@ -109,7 +116,8 @@ const MaxUnroll = 4
 // changes v once per round, as its last statement, by a constant (v = v + c,
 // v = v - c, v = c + v), which nothing else in the body writes. ok is false
 // for any other loop, where v or e is not known, or where the loop would go
-// round more than MaxUnroll times (or overflow v). Nor is a loop whose
+// round more than MaxUnroll times (or overflow v), or whose rounds times
+// its body's size pass MaxUnrollSize. Nor is a loop whose
 // body holds a loop or calls a func that does: an in-block loop's run has
 // a step budget of its own, which the loops in it share (docs/language.md),
 // and an inner loop's ok, abstracted, would judge its run on a budget of
@@ -162,7 +170,8 @@ func tripCount(p *lang.Program, nodes []*lang.Node, n *lang.Node, val func(*lang
 	for i, id := range l.Body {
 		body[i] = nodes[id]
 	}
-	if p.HoldsLoop(body) {
+	size, loops := p.Inlined(body)
+	if loops {
 		return 0, false
 	}
 	bound, ok := constValue(be, val, written)
@@ -171,7 +180,7 @@ func tripCount(p *lang.Program, nodes []*lang.Node, n *lang.Node, val func(*lang
 	}
 	rounds := 0
 	for holds(op, cur, bound) {
-		if rounds++; rounds > MaxUnroll {
+		if rounds++; rounds > MaxUnroll || rounds*size > MaxUnrollSize {
 			return 0, false
 		}
 		if cur, ok = fold(lang.OpAdd, cur, step); !ok {

@@ -41,6 +41,10 @@ func TestTripCount(t *testing.T) {
 		{"condition an equality", "while (i == 0) { g = g + i; i = i + 1; }", map[string]int64{"i": 0}, -1},
 		{"a loop in the body", "while (i < 2) { int j = 0; while (j < 2) { j = j + 1; } i = i + 1; }", map[string]int64{"i": 0}, -1},
 		{"a call of a func with a loop", "while (i < 2) { g = g + w(); i = i + 1; }", map[string]int64{"i": 0}, -1},
+		{"a long body", "while (i < 4) { g = g + 1; g = g + 2; g = g + 3; g = g + 4; g = g + 5; i = i + 1; }", map[string]int64{"i": 0}, 4},
+		{"a longer body", "while (i < 4) { g = g + 1; g = g + 2; g = g + 3; g = g + 4; g = g + 5; g = g + 6; i = i + 1; }", map[string]int64{"i": 0}, -1},
+		{"a call counts its func's body", "while (i < 3) { g = g + big(); i = i + 1; }", map[string]int64{"i": 0}, 3},
+		{"a call makes the body too long", "while (i < 4) { g = g + big(); i = i + 1; }", map[string]int64{"i": 0}, -1},
 		{"counter overflows", "while (i > 0) { g = g + 1; i = i + 9223372036854775807; }", map[string]int64{"i": 1}, -1},
 	}
 	for _, tc := range cases {
@@ -48,6 +52,7 @@ func TestTripCount(t *testing.T) {
 			t.Parallel()
 			src := "param N = 3;\nglobal int g;\nglobal bool b;\nfunc int h() { return 0; }\n" +
 				"func int w() { int j = 0; while (j < g) { j = j + 1; } return j; }\n" +
+				"func int big() { g = g + 1; g = g + 2; g = g + 3; g = g + 4; return g; }\n" +
 				"proc main() { int i = 0; int k = 0; " + tc.body + " }\n"
 			p, errs := lang.Compile("loop.blk", []byte(src))
 			if errs != nil {
