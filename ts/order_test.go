@@ -59,21 +59,34 @@ func TestEvaluationOrder(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			src := orderDecls + "proc main() { " + tc.body + " }\ninit { a[0] = 9; a[1] = P; spawn main(); }\n"
-			p, errs := lang.Compile("order.blk", []byte(src))
-			if errs != nil {
-				t.Fatal(errs.Format([]byte(src)))
-			}
+			p := mainProgram(t, tc.body)
 			concrete, symbolic := runConcrete(t, p), runSymbolic(t, p)
 			if concrete != symbolic {
 				t.Errorf("the interpreter ends in\n%s\nthe symbolic executor in\n%s", concrete, symbolic)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(" "+concrete+" ", " "+w+" ") && !strings.HasSuffix(concrete, " "+w) {
-					t.Errorf("want %s; the interpreter ends in %s", w, concrete)
-				}
-			}
+			wantIn(t, concrete, tc.want)
 		})
+	}
+}
+
+// mainProgram compiles orderDecls with a proc main of body, and an init
+// that leaves log = 5, n = 0, r = 0, s = 7, a = {9, 3, 0, 0}, b = false.
+func mainProgram(t *testing.T, body string) *lang.Program {
+	src := orderDecls + "proc main() { " + body + " }\ninit { a[0] = 9; a[1] = P; spawn main(); }\n"
+	p, errs := lang.Compile("main.blk", []byte(src))
+	if errs != nil {
+		t.Fatal(errs.Format([]byte(src)))
+	}
+	return p
+}
+
+// wantIn checks that the rendered state holds each of want.
+func wantIn(t *testing.T, state string, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(" "+state+" ", " "+w+" ") {
+			t.Errorf("want %s; the interpreter ends in %s", w, state)
+		}
 	}
 }
 
@@ -132,14 +145,7 @@ func runConcrete(t *testing.T, p *lang.Program) string {
 // transition whose condition holds there: every term must fold to a
 // constant.
 func runSymbolic(t *testing.T, p *lang.Program) string {
-	m, err := dporrt.New(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	init, rerr := m.Initial()
-	if rerr != nil {
-		t.Fatal(rerr)
-	}
+	m, init := initial(t, p)
 	var main *lang.Block
 	for _, b := range p.Blocks {
 		if b.ID == "main" {
@@ -151,24 +157,7 @@ func runSymbolic(t *testing.T, p *lang.Program) string {
 	if !sys.Exact() {
 		t.Fatalf("system of main not exact: %s %v", sys.Unknown, sys.Abstracted)
 	}
-	bind := func(s *Sym) *Term {
-		switch {
-		case s.Kind == SymParam:
-			return Int(m.Param(s.Param))
-		case s.Kind != SymGlobal:
-			return nil
-		case s.Var.Type == lang.IntArray:
-			arr := SymTerm(s)
-			_, n := m.GlobalLocs(s.Var)
-			for i := 0; i < n; i++ {
-				arr = Store(arr, Int(int64(i)), Int(init.Global(s.Var, i)))
-			}
-			return arr
-		case s.Var.Type == lang.Bool:
-			return Bool(init.Global(s.Var, 0) != 0)
-		}
-		return Int(init.Global(s.Var, 0))
-	}
+	bind := func(s *Sym) *Term { return initialValue(m, init, s) }
 	constant := func(x *Term) int64 {
 		if x.Kind != KConst {
 			t.Fatalf("%s does not fold to a constant", x)
@@ -205,4 +194,40 @@ func runSymbolic(t *testing.T, p *lang.Program) string {
 		spawns = append(spawns, s.Proc.Name+"("+strings.Join(args, ", ")+")")
 	}
 	return orderState(p, value, spawns)
+}
+
+// initial runs init in the interpreter: the machine and the state it
+// leaves.
+func initial(t *testing.T, p *lang.Program) (*dporrt.Machine, *dporrt.State) {
+	m, err := dporrt.New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, rerr := m.Initial()
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	return m, init
+}
+
+// initialValue is the value of the input symbol s in state init: a
+// param's, or a global's (an array as stores of its elements); nil for a
+// local.
+func initialValue(m *dporrt.Machine, init *dporrt.State, s *Sym) *Term {
+	switch {
+	case s.Kind == SymParam:
+		return Int(m.Param(s.Param))
+	case s.Kind != SymGlobal:
+		return nil
+	case s.Var.Type == lang.IntArray:
+		arr := SymTerm(s)
+		_, n := m.GlobalLocs(s.Var)
+		for i := 0; i < n; i++ {
+			arr = Store(arr, Int(int64(i)), Int(init.Global(s.Var, i)))
+		}
+		return arr
+	case s.Var.Type == lang.Bool:
+		return Bool(init.Global(s.Var, 0) != 0)
+	}
+	return Int(init.Global(s.Var, 0))
 }
