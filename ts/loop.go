@@ -115,15 +115,15 @@ const MaxUnrollSize = 24
 // does not write (v op e or e op v, op one of < <= > >= !=), and its body
 // changes v once per round, as its last statement, by a constant (v = v + c,
 // v = v - c, v = c + v), which nothing else in the body writes. ok is false
-// for any other loop, where v or e is not known, or where the loop would go
-// round more than MaxUnroll times (or overflow v), or whose rounds times
-// its body's size pass MaxUnrollSize. Nor is a loop whose
-// body holds a loop or calls a func that does: an in-block loop's run has
-// a step budget of its own, which the loops in it share (docs/language.md),
-// and an inner loop's ok, abstracted, would judge its run on a budget of
-// its own. A counted loop's few rounds with no loop in them cannot run out
-// of it. Rounds that end the block by a return are not rounds: a loop
-// with fewer rounds than counted still unrolls to the same code.
+// for any other loop; where v or e is not known; where the loop would go
+// round more than MaxUnroll times (or overflow v), or its rounds times its
+// body's size pass MaxUnrollSize; and where its body holds a loop or calls
+// a func that does: an in-block loop's run has a step budget of its own,
+// which the loops in it share (docs/language.md), and an inner loop's ok,
+// abstracted, would judge its run on a budget of its own. A counted loop's
+// few rounds with no loop in them cannot run out of it. Rounds that end the
+// block by a return are not rounds: a loop with fewer rounds than counted
+// still unrolls to the same code.
 func tripCount(p *lang.Program, nodes []*lang.Node, n *lang.Node, val func(*lang.Var) (int64, bool)) (int, bool) {
 	l := n.Loop
 	c, ok := n.Cond.(*lang.BinaryExpr)
