@@ -91,7 +91,7 @@ func (s *session) implies(fp, fm *encode.Formula, tp *ts.Term, rm ts.Ref, fromPa
 			text.WriteString(line + "\n")
 		}
 	}
-	// The inputs are int64 values: an overflow guard that one encoding
+	// The int inputs are int64 values: an overflow guard that one encoding
 	// leaves out where interval reasoning shows it holds (v + 2 - 2 >= MIN,
 	// v + 2 <= MAX guarded) is needed by the other only for inputs outside
 	// that range (an ite of g0 and v + 2, minus 2).
