@@ -304,6 +304,24 @@ static inline int icg_check(Z3_context c, Z3_solver s, unsigned n, const Z3_ast 
 	return (int)Z3_solver_check_assumptions(c, s, n, a);
 }
 
+// icg_spent returns Z3's "rlimit count" statistic of s: the resources
+// its context has spent, all solvers together; -1 when it is missing.
+static inline long long icg_spent(Z3_context c, Z3_solver s) {
+	Z3_stats st = Z3_solver_get_statistics(c, s);
+	if (st == NULL || !icg_ok(c)) return -1;
+	Z3_stats_inc_ref(c, st);
+	long long v = -1;
+	unsigned n = Z3_stats_size(c, st);
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(Z3_stats_get_key(c, st, i), "rlimit count") != 0) continue;
+		if (Z3_stats_is_uint(c, st, i)) v = Z3_stats_get_uint_value(c, st, i);
+		else v = (long long)Z3_stats_get_double_value(c, st, i);
+		break;
+	}
+	Z3_stats_dec_ref(c, st);
+	return v;
+}
+
 static inline Z3_model icg_model(Z3_context c, Z3_solver s) {
 	Z3_model m = Z3_solver_get_model(c, s);
 	if (m == NULL || !icg_ok(c)) return NULL;

@@ -280,6 +280,21 @@ func (s *Solver) SetRlimit(n uint64) error {
 	return s.setParam(op, "rlimit", uint32(n))
 }
 
+// Spent returns the resources the solver's context has spent so far, in
+// the units of [Solver.SetRlimit] (Z3's "rlimit count"): every solver of
+// the context counts into it, so it measures the context's work, and like
+// the limit it is deterministic. ok is false when Z3 does not report it.
+func (s *Solver) Spent() (n uint64, ok bool) {
+	if s.ok("Solver.Spent") != nil {
+		return 0, false
+	}
+	v := C.icg_spent(s.x.c, s.s)
+	if v < 0 {
+		return 0, false
+	}
+	return uint64(v), true
+}
+
 // SetTimeout bounds the time of each check, in milliseconds (0: none),
 // inside Z3. It costs about 20 µs per check, and the Unknown answer's
 // reason is Z3's (with this solver "(incomplete (theory arithmetic))", not

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -1203,5 +1204,44 @@ func BenchmarkNewContext(b *testing.B) {
 	for b.Loop() {
 		x, _ := NewContext()
 		x.Close()
+	}
+}
+
+// TestSpent checks the resource count: it grows with each check, the
+// solvers of a context share it, and the same calls in a new context
+// spend the same.
+func TestSpent(t *testing.T) {
+	run := func() []uint64 {
+		x := newContext(t)
+		s, u := x.NewSolver(), x.NewSolver()
+		a, b := x.IntConst("a"), x.IntConst("b")
+		s.Assert(x.Gt(x.Mul(a, b), x.Int(10)))
+		u.Assert(x.Lt(a, b))
+		var out []uint64
+		for _, v := range []*Solver{s, s, u} {
+			if r := v.Check(); r.Status != Sat {
+				t.Fatalf("check: %v", r)
+			}
+			n, ok := v.Spent()
+			if !ok {
+				t.Fatal("Z3 reports no rlimit count")
+			}
+			out = append(out, n)
+		}
+		if n, _ := s.Spent(); n != out[2] {
+			t.Errorf("solvers of one context disagree: %d and %d", n, out[2])
+		}
+		return out
+	}
+	first := run()
+	if !(first[0] > 0 && first[0] < first[1] && first[1] < first[2]) {
+		t.Errorf("counts %v do not grow with each check", first)
+	}
+	if again := run(); !slices.Equal(first, again) {
+		t.Errorf("counts %v, then %v: not deterministic", first, again)
+	}
+	var closed *Solver
+	if _, ok := closed.Spent(); ok {
+		t.Error("a nil solver reports a count")
 	}
 }
