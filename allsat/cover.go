@@ -18,7 +18,13 @@ type Options struct {
 	CheckTimeout   time.Duration // wall-clock budget of one solver check (0: 2s); non-linear arithmetic needs it
 	Rlimit         uint64        // Z3 resource limit per check (0: none); deterministic, unlike Timeout
 	MaxConstraints int           // stop after this many constraints (0: 256)
-	_              struct{}
+	// Budget bounds the Z3 resources of the pair, all its checks
+	// together (0: none): deterministic, unlike Timeout, so the result
+	// does not depend on the machine or its load. It is counted in Z3's
+	// rlimit units, and like Rlimit it bounds no time Z3 spends outside
+	// its resource count (see internal/z3, Solver.SetRlimit).
+	Budget uint64
+	_      struct{}
 }
 
 // MaxUndecided is the number of regions of F the solver may fail to decide
@@ -31,6 +37,7 @@ type Result struct {
 	Complete    bool            // the constraints cover F: their disjunction is equivalent to F
 	Reason      string          // why the cover is incomplete
 	Checks      int             // solver checks made
+	Spent       uint64          // Z3 resources spent, in Options.Budget's units (0 where Z3 does not count them)
 }
 
 // Cover enumerates a cover of f.F by prime implicants over F's atoms (the
@@ -118,12 +125,16 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 	skipped, unwritable := 0, 0
 	stop := func(reason string) (*Result, error) {
 		res.Reason = reason
+		res.Spent = models.used()
 		sortConstraints(res.Constraints)
 		return res, nil
 	}
 	for {
 		if !end.IsZero() && time.Now().After(end) {
 			return stop(fmt.Sprintf("timeout after %s (%d constraints found)", opts.Timeout, len(res.Constraints)))
+		}
+		if models.spent() {
+			return stop(fmt.Sprintf("resource budget of %d spent (%d constraints found)", opts.Budget, len(res.Constraints)))
 		}
 		if len(res.Constraints) >= opts.MaxConstraints {
 			return stop(fmt.Sprintf("more than %d constraints", opts.MaxConstraints))
@@ -141,9 +152,13 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 				return stop(fmt.Sprintf("%d region(s) of F cannot be written in an IC file", unwritable))
 			}
 			res.Complete = true
+			res.Spent = models.used()
 			sortConstraints(res.Constraints)
 			return res, nil
 		case unknown:
+			if models.spent() {
+				return stop(fmt.Sprintf("resource budget of %d spent (%d constraints found)", opts.Budget, len(res.Constraints)))
+			}
 			return stop("solver: " + why)
 		}
 		// The cube of atom literals the model satisfies.

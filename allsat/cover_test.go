@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
@@ -190,5 +191,58 @@ func TestGlobals(t *testing.T) {
 		if got := strings.Join(Globals(tc.t), ", "); got != tc.want {
 			t.Errorf("Globals(%s) = %q, want %q", tc.t, got, tc.want)
 		}
+	}
+}
+
+// TestCoverBudget checks the resource budget of a cover: the same budget
+// gives the same cover every time; the full cover's cost is what a cover
+// spends; a budget below it leaves the cover incomplete with the budget as
+// its reason, keeping only proven constraints.
+func TestCoverBudget(t *testing.T) {
+	t.Parallel()
+	p, a, b := pairOf(t, "../testdata/fig1.blk", "q", "r")
+	f := encode.Pair(a, b, ts.NewSymbols(p))
+	full, err := Cover(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !full.Complete || full.Spent == 0 {
+		t.Fatalf("unbounded cover: complete %v, spent %d", full.Complete, full.Spent)
+	}
+	texts := func(r *Result) string {
+		var out []string
+		for _, c := range r.Constraints {
+			out = append(out, c.Text)
+		}
+		return strings.Join(out, "; ")
+	}
+	if r, err := Cover(f, Options{Budget: 2 * full.Spent}); err != nil || !r.Complete || texts(r) != texts(full) {
+		t.Fatalf("budget twice the cost: %v, complete %v, %q, want %q", err, r.Complete, texts(r), texts(full))
+	}
+	for _, budget := range []uint64{1, full.Spent / 2, full.Spent - full.Spent/10} {
+		r1, err := Cover(f, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2, err := Cover(f, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if texts(r1) != texts(r2) || r1.Complete != r2.Complete || r1.Spent != r2.Spent {
+			t.Errorf("budget %d: %q (spent %d), then %q (spent %d)", budget, texts(r1), r1.Spent, texts(r2), r2.Spent)
+		}
+		if r1.Complete || !strings.Contains(r1.Reason, "resource budget") {
+			t.Errorf("budget %d of %d: complete %v, reason %q", budget, full.Spent, r1.Complete, r1.Reason)
+		}
+		sess, err := newSession(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range r1.Constraints {
+			if ok, err := sess.proves(coverProblem(f).formula, c.Expr, time.Time{}); err != nil || !ok {
+				t.Errorf("budget %d: constraint %q does not imply F (%v)", budget, c.Text, err)
+			}
+		}
+		sess.close()
 	}
 }

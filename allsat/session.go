@@ -3,6 +3,7 @@ package allsat
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -55,6 +56,22 @@ func (s *session) newSolver() *solver {
 	return v
 }
 
+// used returns the resources the session has spent (0 where Z3 does not
+// count them).
+func (v *solver) used() uint64 {
+	n, _ := v.s.Spent()
+	return n
+}
+
+// spent reports whether the session's budget is spent (never without one).
+func (v *solver) spent() bool {
+	if v.sess.opts.Budget == 0 {
+		return false
+	}
+	used, ok := v.s.Spent()
+	return !ok || used >= v.sess.opts.Budget
+}
+
 func (v *solver) assert(h handle) {
 	if err := v.s.Assert(h); err != nil && v.err == nil {
 		v.err = err
@@ -78,8 +95,25 @@ func (v *solver) check(deadline time.Time) (status, string) {
 	return convert(v.checkBy(deadline))
 }
 
-// checkBy checks under lits until deadline (zero: none).
+// checkBy checks under lits until deadline (zero: none), within what is
+// left of the budget.
 func (v *solver) checkBy(deadline time.Time, lits ...handle) z3.Result {
+	if b := v.sess.opts.Budget; b > 0 {
+		used, ok := v.s.Spent()
+		if !ok {
+			return z3.Result{Status: z3.Unknown, Reason: "Z3 reports no resource count: no budget can be kept"}
+		}
+		if used >= b {
+			return z3.Result{Status: z3.Unknown, Reason: "resource budget spent"}
+		}
+		left := min(b-used, math.MaxUint32)
+		if r := v.sess.opts.Rlimit; r > 0 {
+			left = min(left, r)
+		}
+		if err := v.s.SetRlimit(left); err != nil {
+			return z3.Result{Status: z3.Unknown, Reason: err.Error()}
+		}
+	}
 	if deadline.IsZero() {
 		return v.s.CheckAssumptions(lits...)
 	}
