@@ -78,7 +78,7 @@ func declared(cm *lang.Commute, syms *ts.Symbols, invs []*lang.Invariant, opts O
 	}
 	r.Constraint = ic.NewConstraint(e)
 	fm := encode.Build(opts.Encoding, a, b, syms, invs...)
-	chk, err := allsat.Check(fm, c, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+	chk, err := allsat.Check(fm, c, opts.solver())
 	if err != nil {
 		return r, err
 	}

@@ -22,12 +22,22 @@ type Options struct {
 	Timeout      time.Duration // budget per pair (0: none)
 	CheckTimeout time.Duration // budget per solver check (0: allsat's default)
 	Rlimit       uint64        // Z3 resource limit per solver check (0: none)
+	// Budget bounds the Z3 resources of each cover of a pair, all its
+	// checks together (0: none; allsat.Options.Budget): unlike Timeout,
+	// the IC file it gives is the same on every machine and under any
+	// load.
+	Budget uint64
 	// Encoding is how F(a,b) is built (the zero value: encode.Merged).
 	Encoding encode.Encoding
 	// Progress, when set, is called after each pair (from one goroutine at
 	// a time) with the number of pairs done and the total.
 	Progress func(done, total int)
 	_        struct{}
+}
+
+// solver returns the bounds of one cover or check of a pair.
+func (o Options) solver() allsat.Options {
+	return allsat.Options{Timeout: o.Timeout, CheckTimeout: o.CheckTimeout, Rlimit: o.Rlimit, Budget: o.Budget}
 }
 
 // Stats summarize a run.
@@ -37,8 +47,21 @@ type Stats struct {
 	Exact                                        int
 	Constraints                                  int
 	Checks                                       int
+	Spent                                        uint64 // Z3 resources, in Options.Budget's units
 	Elapsed                                      time.Duration
 	PairTimes                                    []time.Duration // by pair index
+	PairSpent                                    []uint64        // by pair index, in Options.Budget's units
+}
+
+// work is what the covers of a pair cost the solver.
+type work struct {
+	checks int
+	spent  uint64
+}
+
+func (w *work) add(r *allsat.Result) {
+	w.checks += r.Checks
+	w.spent += r.Spent
 }
 
 // Run synthesizes the IC file of a program. It stops early with ctx's error
@@ -61,7 +84,7 @@ func Run(ctx context.Context, p *lang.Program, opts Options) (*ic.File, *Stats, 
 	pairs := make([]ic.Pair, len(jobs))
 	fns := make([]map[string]*ts.Fn, len(jobs))
 	times := make([]time.Duration, len(jobs))
-	checks := make([]int, len(jobs))
+	costs := make([]work, len(jobs))
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -81,8 +104,8 @@ func Run(ctx context.Context, p *lang.Program, opts Options) (*ic.File, *Stats, 
 			syms := ts.NewSymbols(p) // symbols are per worker: terms never cross goroutines
 			for jb := range work {
 				t0 := time.Now()
-				pr, used, n, err := safePair(p.Blocks[jb.a], p.Blocks[jb.b], syms, p.Invariants, opts)
-				times[jb.i], checks[jb.i] = time.Since(t0), n
+				pr, used, cost, err := safePair(p.Blocks[jb.a], p.Blocks[jb.b], syms, p.Invariants, opts)
+				times[jb.i], costs[jb.i] = time.Since(t0), cost
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -114,7 +137,7 @@ feed:
 	}
 	f.Pairs = pairs
 	f.Functions = functions(fns)
-	st := &Stats{Pairs: len(pairs), Elapsed: time.Since(start), PairTimes: times}
+	st := &Stats{Pairs: len(pairs), Elapsed: time.Since(start), PairTimes: times, PairSpent: make([]uint64, len(pairs))}
 	for i, pr := range pairs {
 		switch pr.Status {
 		case ic.Independent:
@@ -130,14 +153,16 @@ feed:
 			st.Exact++
 		}
 		st.Constraints += len(pr.Constraints)
-		st.Checks += checks[i]
+		st.Checks += costs[i].checks
+		st.Spent += costs[i].spent
+		st.PairSpent[i] = costs[i].spent
 	}
 	return f, st, nil
 }
 
 // safePair is pair with a panic turned into an error naming the pair: a
 // bug in one pair must not take the process down without a word.
-func safePair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Options) (pr ic.Pair, used map[string]*ts.Fn, n int, err error) {
+func safePair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Options) (pr ic.Pair, used map[string]*ts.Fn, cost work, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("pair (%s, %s): internal error: %v\n%s", a.ID, b.ID, r, debug.Stack())
@@ -161,24 +186,26 @@ func skeleton(p *lang.Program) (*ic.File, error) {
 }
 
 // pair synthesizes the constraints of one pair.
-func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Options) (ic.Pair, map[string]*ts.Fn, int, error) {
+func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Options) (ic.Pair, map[string]*ts.Fn, work, error) {
+	var cost work
 	fm := encode.Build(opts.Encoding, a, b, syms, invs...)
 	out := ic.Pair{A: a.ID, B: b.ID, Constraints: []ic.Constraint{}, Notes: fm.Inexact}
-	res, err := allsat.Cover(fm, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+	res, err := allsat.Cover(fm, opts.solver())
 	if err != nil {
-		return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+		return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
 	}
+	cost.add(res)
 	if !res.Complete && fm.IsMerged() {
 		// The merged formula's finer atoms can leave the solver undecided
 		// where the path formula's cover completes: never end worse than
 		// the path encoding when it can be built.
 		if fp := encode.Pair(a, b, syms, invs...); fp.Unknown == "" {
-			rp, err := allsat.Cover(fp, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+			rp, err := allsat.Cover(fp, opts.solver())
 			if err != nil {
-				return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+				return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
 			}
+			cost.add(rp)
 			if rp.Complete {
-				rp.Checks += res.Checks
 				fm, res = fp, rp
 				out.Notes = append(append([]string(nil), fm.Inexact...), "covered with the path encoding (the merged cover was incomplete)")
 			}
@@ -199,9 +226,9 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 	if out.Exact && swappable(fm) {
 		// The orders may end equal modulo process naming where F does not
 		// hold: then the constraints are sufficient, not exact.
-		chk, err := allsat.CheckSwapped(fm, allsat.Options{Timeout: opts.Timeout, CheckTimeout: opts.CheckTimeout, Rlimit: opts.Rlimit})
+		chk, err := allsat.CheckSwapped(fm, opts.solver())
 		if err != nil {
-			return out, nil, 0, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+			return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
 		}
 		if chk.Verdict != allsat.Proven {
 			out.Exact = false
@@ -209,7 +236,7 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 		}
 	}
 	guard(&out, fm)
-	return out, usedFns(fm), res.Checks, nil
+	return out, usedFns(fm), cost, nil
 }
 
 // swappable reports whether the two orders may end in states equal modulo

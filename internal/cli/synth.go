@@ -24,6 +24,7 @@ func newSynthCmd(e *env) *cobra.Command {
 		timeout time.Duration
 		checkTO time.Duration
 		rlimit  uint64
+		budget  uint64
 		quiet   bool
 		encName string
 	)
@@ -44,13 +45,21 @@ where neither order overflows int64, and both must hold.
 
 Params stay symbolic: one IC file serves every value of -D.
 
+--timeout bounds each pair's time, so a pair near its bound may end unknown
+on a slow or busy machine and exact on another. --budget bounds each pair's
+work in Z3's resource units instead (about 1.5 million a second on a
+current core): the file is the same wherever it is made, with the same Z3.
+--check-timeout still bounds each check (non-linear arithmetic can run long
+within a few units); --timeout 0 leaves the budget alone to bound a pair.
+
 Formats: json (the IC file, docs/ic-format.md), text (one line per pair),
 smtlib (each constraint a define-fun over declared state variables).
 
 ` + outputFilesHelp,
 		Example: `  icgen synth testdata/fig1.blk                 # writes testdata/fig1.ic.json
   icgen synth --format text testdata/fib.blk -o -  # readable summary on stdout
-  icgen synth -j 2 --timeout 10s -o fib.ic.json testdata/fib.blk`,
+  icgen synth -j 2 --timeout 10s -o fib.ic.json testdata/fib.blk
+  icgen synth --budget 20000000 testdata/fib.blk   # the same file on any machine`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
@@ -75,7 +84,7 @@ smtlib (each constraint a define-fun over declared state variables).
 			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
-			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit, Encoding: enc}
+			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit, Budget: budget, Encoding: enc}
 			prog := e.newProgress(!quiet, false)
 			defer prog.done()
 			if prog != nil {
@@ -127,6 +136,7 @@ smtlib (each constraint a define-fun over declared state variables).
 	f.DurationVar(&timeout, "timeout", 30*time.Second, "budget per pair; a pair that runs out is unknown (0: none)")
 	f.DurationVar(&checkTO, "check-timeout", 2*time.Second, "budget per solver check (non-linear arithmetic can need a bound)")
 	f.Uint64Var(&rlimit, "rlimit", 0, "Z3 resource limit per solver check, deterministic (0: none)")
+	f.Uint64Var(&budget, "budget", 0, "Z3 resources per pair, all its checks together (0: none); unlike --timeout the IC file does not depend on the machine or its load")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary on stderr")
 	f.StringVar(&encName, "encoding", "merged", "how F(a,b) is built: merged (one equality of merged final states, linear in the blocks) or paths (a disjunction over pairs of paths, exponential in branches)")
 	return cmd

@@ -127,6 +127,32 @@ proc b() { w = 0; }
 	}
 }
 
+// TestSynthBudget: with --budget and no time bound, the file is the same
+// from run to run, -j 1 or -j 2; a budget too small for a pair leaves it
+// unknown with the budget as the reason, and the exit code says so.
+func TestSynthBudget(t *testing.T) {
+	t.Parallel()
+	run := func(args ...string) string {
+		t.Helper()
+		out, stderr, code := icgen(append([]string{"synth", "--format", "text", "-q", "-o", "-", "--timeout", "0"}, args...)...)
+		if code != ExitOK && code != ExitFindings {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		return out
+	}
+	first := run("--budget", "200000", "-j", "1", "../../testdata/fib.blk")
+	if again := run("--budget", "200000", "-j", "2", "../../testdata/fib.blk"); again != first {
+		t.Errorf("two runs with one budget differ:\n%s\n%s", first, again)
+	}
+	if !strings.Contains(first, "[independent, exact]") || strings.Contains(first, "[unknown]") {
+		t.Errorf("a budget of 200000 does not cover fib's pairs:\n%s", first)
+	}
+	tiny := run("--budget", "1", "../../testdata/fib.blk")
+	if !strings.Contains(tiny, "[unknown]  reason: resource budget of 1 spent") {
+		t.Errorf("budget 1:\n%s", tiny)
+	}
+}
+
 func TestSmtCommand(t *testing.T) {
 	t.Parallel()
 	out, _, code := icgen("smt", "../../testdata/fib.blk", "res", "res")
