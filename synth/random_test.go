@@ -23,13 +23,22 @@ func runnable(src string) bool {
 	return err == nil
 }
 
-// randomPairTimeout bounds the synthesis of each pair of a generated
-// program (ICGEN_PAIR_TIMEOUT overrides it, e.g. 2s in a soak).
-var randomPairTimeout = func() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("ICGEN_PAIR_TIMEOUT")); err == nil && d > 0 {
-		return d
+// randomPair bounds the synthesis of each pair of a generated program by a
+// resource budget, so that a program's IC file, and what the algorithms
+// explore with it, is the same on every machine and under any load: half
+// a million of Z3's units, about 0.3 s on one core here
+// (ICGEN_PAIR_BUDGET overrides it). The time bound is a backstop
+// (ICGEN_PAIR_TIMEOUT overrides it, 0 for none): a pair that reaches it
+// ends as the machine's speed decides.
+var randomPair = func() Options {
+	o := Options{Workers: 1, Budget: 500_000, Timeout: 10 * time.Second}
+	if n, err := strconv.ParseUint(os.Getenv("ICGEN_PAIR_BUDGET"), 10, 64); err == nil {
+		o.Budget = n
 	}
-	return 300 * time.Millisecond
+	if d, err := time.ParseDuration(os.Getenv("ICGEN_PAIR_TIMEOUT")); err == nil && d >= 0 {
+		o.Timeout = d
+	}
+	return o
 }()
 
 // TestRandomDifferential explores generated programs (internal/progen)
@@ -44,7 +53,7 @@ var randomPairTimeout = func() time.Duration {
 // (the program of seed N) or genN-cutK (its K-th cut-down version,
 // progen.Mutant), for replay.
 func TestRandomDifferential(t *testing.T) {
-	// Each pair gets randomPairTimeout: about 0.3 s a program, the few
+	// Each pair gets randomPair's budget: about 0.3 s a program, the few
 	// big ones bounded (one of 12 took 47 s with no bound).
 	first, last := progen.Soak(300)
 	n := int(last - first + 1)
@@ -117,9 +126,9 @@ func randomDifferential(t *testing.T, name string, src string) bool {
 	if oracle.Cut {
 		return false
 	}
-	// A pair that runs out of time has no constraints: sound, and the test
+	// A pair that runs out of its budget is unknown: sound, and the test
 	// stays bounded.
-	ics, _, err := Run(context.Background(), p, Options{Workers: 1, Timeout: randomPairTimeout})
+	ics, _, err := Run(context.Background(), p, randomPair)
 	if err != nil {
 		t.Fatalf("%s: synth: %v", name, err)
 	}
