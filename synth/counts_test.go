@@ -22,8 +22,8 @@ import (
 // counts do not either; the unknown-pairs metric counts the pairs that
 // run out of it with the pairs not modeled:
 //
-//	go test ./synth -run '^$' -bench GeneratedCounts -benchtime 1x -v
-//	ICGEN_SOAK_FROM=301 ICGEN_SOAK=1000 go test ./synth -run '^$' -bench GeneratedCounts -benchtime 1x -timeout 1h
+//	go test ./synth -run '^$' -bench GeneratedCounts -benchtime 1x -v -timeout 30m
+//	ICGEN_SOAK_FROM=301 ICGEN_SOAK=1000 go test ./synth -run '^$' -bench GeneratedCounts -benchtime 1x -v -timeout 2h
 func BenchmarkGeneratedCounts(b *testing.B) {
 	algos := []dporrt.Algorithm{dporrt.CDPOR, dporrt.CODPOR, dporrt.ODPCS, dporrt.CODPOB, dporrt.ODPCSO}
 	first, last := progen.Soak(300)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -49,6 +50,8 @@ Params stay symbolic: one IC file serves every value of -D.
 on a slow or busy machine and exact on another. --budget bounds each pair's
 work in Z3's resource units instead (about 1.5 million a second on a
 current core): the file is the same wherever it is made, with the same Z3.
+The summary on stderr gives the resources a run spent and the most one pair
+took.
 --check-timeout still bounds each check (non-linear arithmetic can run long
 within a few units); --timeout 0 leaves the budget alone to bound a pair.
 
@@ -123,8 +126,8 @@ smtlib (each constraint a define-fun over declared state variables).
 				if out == "-" {
 					dest = "stdout"
 				}
-				fmt.Fprintf(e.stderr, "%s: %d pairs: %d independent, %d conditional, %d dependent, %d unknown (%d exact); %d constraints in %s -> %s\n",
-					l.path, st.Pairs, st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints, st.Elapsed.Round(time.Millisecond), dest)
+				fmt.Fprintf(e.stderr, "%s: %d pairs: %d independent, %d conditional, %d dependent, %d unknown (%d exact); %d constraints in %s (Z3 resources: %d, at most %d a pair) -> %s\n",
+					l.path, st.Pairs, st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints, st.Elapsed.Round(time.Millisecond), st.Spent, slices.Max(append(st.PairSpent, 0)), dest)
 			}
 			return nil
 		},
