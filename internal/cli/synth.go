@@ -48,8 +48,8 @@ Params stay symbolic: one IC file serves every value of -D.
 
 --timeout bounds each pair's time, so a pair near its bound may end unknown
 on a slow or busy machine and exact on another. --budget bounds each pair's
-work in Z3's resource units instead (about 1.5 million a second on a
-current core): the file is the same wherever it is made, with the same Z3.
+work in Z3's resource units instead (in the order of a million a second on
+one core): the file is the same wherever it is made, with the same Z3.
 The summary on stderr gives the resources a run spent and the most one pair
 took.
 --check-timeout still bounds each check (non-linear arithmetic can run long
