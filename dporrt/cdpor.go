@@ -159,7 +159,7 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 		return v
 	}
 	if x.localsUniform(i, pr, e, n) {
-		return verdict{uniform: true, always: true}
+		return verdict{uniform: true}
 	}
 	floating := x.floatingWriter(i, k, pr)
 	cover, holds, uniform := x.constraintAt(i, k, pr)
@@ -181,35 +181,33 @@ func (icCheck) judge(x *explorer, i, k int) verdict {
 // the loop goes, the observer one once the sequence is maximal): a race a
 // constraint shows uniformly independent is no race and no happens-before
 // edge, and its second event is marked as having lost a predecessor (see
-// coverCS), unless the constraint reads the events' locals alone.
+// coverCS).
 func (x *explorer) dropUniform(i, k int) bool {
-	uniform, always := x.uniformRace(i, k)
-	if !uniform {
+	if !x.uniformRace(i, k) {
 		return false
 	}
-	x.seq[k].dropped = x.seq[k].dropped || !always
+	x.seq[k].dropped = true
 	return true
 }
 
 // uniformRace reports whether a constraint shows the race of e = seq[i]
 // with n = seq[k] uniformly independent, as judge does (codpor-ob, under
-// the observer dependency: see docs/algorithms.md), and whether it does so
-// on the events' locals alone (localsUniform; see verdict.always). Never
-// for a runtime error or the virtual event of a blocked process.
-func (x *explorer) uniformRace(i, k int) (uniform, always bool) {
+// the observer dependency: see docs/algorithms.md). Never for a runtime
+// error or the virtual event of a blocked process.
+func (x *explorer) uniformRace(i, k int) bool {
 	e, n := x.seq[i], x.seq[k]
 	if n.err != nil || n.virtual {
-		return false, false
+		return false
 	}
 	pr := x.ics.pair(e.block, n.block)
 	if pr.pr == nil || len(pr.pr.Constraints) == 0 {
-		return false, false
+		return false
 	}
 	if x.localsUniform(i, pr, e, n) {
-		return true, true
+		return true
 	}
 	if x.floatingWriter(i, k, pr) {
-		return false, false
+		return false
 	}
 	// The verdict at s[E'.û] is fixed by e (its prefix E' with it) and the
 	// events of û: the observer scan, run on every maximal sequence, asks
@@ -222,12 +220,12 @@ func (x *explorer) uniformRace(i, k int) (uniform, always bool) {
 	}
 	for _, m := range n.judged {
 		if m.e == e.id && slices.Equal(m.u, u) {
-			return m.uniform, false
+			return m.uniform
 		}
 	}
-	_, _, uniform = x.constraintAt(i, k, pr)
+	_, _, uniform := x.constraintAt(i, k, pr)
 	n.judged = append(n.judged, judgment{e: e.id, u: u, uniform: uniform})
-	return uniform, false
+	return uniform
 }
 
 // judgment is a verdict of uniformRace on a race with the event that

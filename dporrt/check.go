@@ -21,10 +21,6 @@ type verdict struct {
 	// could be reversed from (a constraint holds uniformly, U⇒): the race
 	// is not reversed and is no happens-before edge.
 	uniform bool
-	// always: uniform on the two events' locals alone (localsUniform), so
-	// independent in every state they meet in: the race takes away no edge
-	// a finer static dependency would keep (see lostEdge).
-	always bool
 	// covers are sequences of events from pre(E, e), the reversal of the
 	// race, whose runs end where an explored run does: not to be explored
 	// to their end (a sleep sequence of the source loop, a don't-do entry

@@ -423,16 +423,7 @@ func (x *explorer) coverBefore(i, k int) {
 
 // lostEdge reports whether an event after e = seq[i], up to seq[last],
 // lost a predecessor to a uniform race (see coverCS): the checks of
-// codpor and codpor-ob are not made over such events. A race a constraint
-// reading no global shows independent, on the events' locals
-// (localsUniform), marks nothing: those two events commute in every state
-// they can meet in, and their locals, fixed by what happens before them,
-// are the same in every equivalent run, so the edge goes as it would under
-// a dependency with finer read and write sets, which odpor-cs's check is
-// sound under (ISSTA'19 Sec. 3.3 holds for any valid independence).
-// Marked, such races kept codpor above odpor-cs on progen seed 67
-// (testdata/regress/codpor-dead-read.blk: 12 complete traces against 11,
-// now 9) and codpor-ob above odpor-cs-ob (codpor-ob-always.blk).
+// codpor and codpor-ob are not made over such events.
 func (x *explorer) lostEdge(i, last int) bool {
 	for j := i + 1; j <= last; j++ {
 		if x.seq[j].dropped {

@@ -248,7 +248,7 @@ func (x *explorer) judgeRace(i, k int) bool {
 		x.addCover(i, c, false)
 	}
 	if v.uniform {
-		x.seq[k].dropped = x.seq[k].dropped || !v.always
+		x.seq[k].dropped = true
 		return true
 	}
 	return x.recordRace(i, k)
