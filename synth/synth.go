@@ -22,10 +22,10 @@ type Options struct {
 	Timeout      time.Duration // budget per pair (0: none)
 	CheckTimeout time.Duration // budget per solver check (0: allsat's default)
 	Rlimit       uint64        // Z3 resource limit per solver check (0: none)
-	// Budget bounds the Z3 resources of each cover of a pair, all its
-	// checks together (0: none; allsat.Options.Budget): unlike Timeout,
-	// the IC file it gives is the same on every machine and under any
-	// load.
+	// Budget bounds the Z3 resources of each cover of a pair, and of
+	// each check of one, all its solver checks together (0: none;
+	// allsat.Options.Budget): unlike Timeout, the IC file it gives is the
+	// same on every machine and under any load.
 	Budget uint64
 	// Encoding is how F(a,b) is built (the zero value: encode.Merged).
 	Encoding encode.Encoding
