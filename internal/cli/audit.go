@@ -19,6 +19,7 @@ func newAuditCmd(e *env) *cobra.Command {
 		workers int
 		timeout time.Duration
 		checkTO time.Duration
+		budget  uint64
 		tries   int
 	)
 	cmd := &cobra.Command{
@@ -65,7 +66,7 @@ failure.`,
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			opts := audit.Options{
-				Synth:        synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO},
+				Synth:        synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Budget: budget},
 				Tries:        tries,
 				CheckTimeout: checkTO,
 			}
@@ -96,6 +97,7 @@ failure.`,
 	f.IntVarP(&workers, "jobs", "j", 0, "parallel workers for synthesis (default: number of CPUs)")
 	f.DurationVar(&timeout, "timeout", 30*time.Second, "synthesis budget per pair; a pair that runs out is unknown (0: none)")
 	f.DurationVar(&checkTO, "check-timeout", 2*time.Second, "budget per solver check")
+	f.Uint64Var(&budget, "budget", 0, "Z3 resources per pair when classifying, as icgen synth --budget (0: none); the witness searches stay bounded by --check-timeout and --tries")
 	f.IntVar(&tries, "tries", 5, "solver models run per query before a pair is left without a witness")
 	return cmd
 }

@@ -129,7 +129,7 @@ proc b() { w = 0; }
 
 // TestSynthBudget: with --budget and no time bound, the file is the same
 // from run to run, -j 1 or -j 2; a budget too small for a pair leaves it
-// unknown with the budget as the reason, and the exit code says so.
+// unknown with the budget as the reason, in icgen synth and icgen audit.
 func TestSynthBudget(t *testing.T) {
 	t.Parallel()
 	run := func(args ...string) string {
@@ -150,6 +150,11 @@ func TestSynthBudget(t *testing.T) {
 	tiny := run("--budget", "1", "../../testdata/fib.blk")
 	if !strings.Contains(tiny, "[unknown]  reason: resource budget of 1 spent") {
 		t.Errorf("budget 1:\n%s", tiny)
+	}
+	// icgen audit classifies pairs with the same budget.
+	out, stderr, code := icgen("audit", "--budget", "1", "--timeout", "0", "../../testdata/fig1.blk")
+	if code != ExitOK || !strings.Contains(out, "2 unknown") || !strings.Contains(out, "reason: resource budget of 1 spent") {
+		t.Errorf("audit --budget 1: exit %d:\n%s%s", code, out, stderr)
 	}
 }
 
