@@ -117,14 +117,7 @@ func orderState(p *lang.Program, value func(g *lang.Var, i int) int64, spawns []
 
 // runConcrete runs init, then main's only block, in the interpreter.
 func runConcrete(t *testing.T, p *lang.Program) string {
-	m, err := dporrt.New(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, rerr := m.Initial()
-	if rerr != nil {
-		t.Fatal(rerr)
-	}
+	_, st := initial(t, p)
 	before := len(st.Procs)
 	if ev := st.Step(0); ev.Err != nil {
 		t.Fatal(ev.Err)
