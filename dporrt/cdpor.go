@@ -16,11 +16,12 @@ import (
 // icIndex is an IC file made ready for one exploration: its pairs found by
 // blocks once, W(b) and the functions by name.
 type icIndex struct {
-	pairs        map[[2]*lang.Block]pairRef
-	w            map[*lang.Block]map[string]bool
-	funcs        map[string]ic.Function
-	guardGlobals map[*ic.Pair]bool  // see guardReadsGlobals
-	readLocs     map[*ic.Pair][]Loc // see constraintLocs
+	pairs      map[[2]*lang.Block]pairRef
+	w          map[*lang.Block]map[string]bool
+	funcs      map[string]ic.Function
+	guardReads map[*ic.Pair][]string // see guardGlobals
+	readLocs   map[*ic.Pair][]Loc    // see constraintLocs
+	unguarded  bool                  // Options.AssumeNoOverflow
 }
 
 // pairRef is the pair of the IC file for two blocks, swapped when the file
@@ -35,7 +36,7 @@ func newICIndex(p *lang.Program, f *ic.File) (*icIndex, error) {
 		return nil, fmt.Errorf("the IC file was made for another program (hash %.12s, the program's is %.12s)", f.Hash, p.Hash)
 	}
 	x := &icIndex{pairs: map[[2]*lang.Block]pairRef{}, w: map[*lang.Block]map[string]bool{}, funcs: map[string]ic.Function{},
-		guardGlobals: map[*ic.Pair]bool{}, readLocs: map[*ic.Pair][]Loc{}}
+		guardReads: map[*ic.Pair][]string{}, readLocs: map[*ic.Pair][]Loc{}}
 	for _, b := range f.Blocks {
 		if bl := p.Block(b.ID); bl != nil {
 			x.w[bl] = map[string]bool{}
@@ -71,7 +72,9 @@ type icCheck struct{}
 // and b in the current state, a's process being the first of the pair.
 // holds: some constraint (with the pair's overflow guard) holds; uniform:
 // some holding constraint reads no global that the other enabled
-// processes' blocks, or anything they lead to, may write (U⇒).
+// processes' blocks, or anything they lead to, may write (U⇒), and
+// neither does the overflow guard: the pair commutes only where both hold
+// (see guardGlobals).
 func (x *explorer) icHolds(aPID PID, aBlock *lang.Block, bPID PID, bBlock *lang.Block) (holds, uniform bool) {
 	return x.pairCheck(x.ics.pair(aBlock, bBlock), aPID, bPID)
 }
@@ -98,19 +101,22 @@ func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
 		ok, err := pr.pr.NoOverflow.Holds(env)
 		return err == nil && ok
 	}
-	// touched: a global of the constraint is in W of a block another
-	// enabled process stands at, in the state the check runs in (a
-	// detour's). The blocks are looked at, not every process (see
-	// State.anyEnabled).
+	// touched: a global of the constraint, or of the overflow guard, is
+	// in W of a block another enabled process stands at, in the state the
+	// check runs in (a detour's). The blocks are looked at, not every
+	// process (see State.anyEnabled).
+	guarded := x.ics.uniformGuard(pr.pr)
 	touched := func(globals []string) bool {
-		if len(globals) == 0 {
+		if len(globals) == 0 && len(guarded) == 0 {
 			return false
 		}
 		return x.st.anyEnabled(func(b *lang.Block) bool {
 			w := x.ics.w[b]
-			for _, g := range globals {
-				if w[g] {
-					return true
+			for _, gs := range [2][]string{globals, guarded} {
+				for _, g := range gs {
+					if w[g] {
+						return true
+					}
 				}
 			}
 			return false
@@ -262,9 +268,10 @@ func (x *explorer) constraintAt(i, k int, pr pairRef) (cover []*event, holds, un
 }
 
 // floatingWriter reports whether an event before e = seq[i] that does not
-// happen before n = seq[k] may write a global that a constraint of pr
-// reads; the race is then not uniform. Such an event can be ordered after
-// n in a trace equivalent to E (a constraint showed them independent), so
+// happen before n = seq[k] may write a global that a constraint of pr, or
+// its overflow guard, reads; the race is then not uniform. Such an event
+// can be ordered after n in a trace equivalent to E (a constraint showed
+// them independent), so
 // a constraint holding from s[E'.û] on says nothing of the state where n
 // meets e there. Without this, two uniform races dropped one after the
 // other hid a third order (testdata/regress/float-uniform.blk: p1 and p3
@@ -301,9 +308,10 @@ func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
 }
 
 // constraintLocs returns the static locations (see key) the constraints of
-// pr may read, sorted: a scalar's, the cell an array is indexed at where
-// the index is a literal, every cell of an array indexed otherwise or
-// passed whole. Computed once per pair.
+// pr and its overflow guard (see uniformGuard) may read, sorted: a
+// scalar's, the cell an array is indexed at where the index is a literal,
+// every cell of an array indexed otherwise or passed whole. Computed once
+// per pair.
 func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 	if r, ok := x.ics.readLocs[pr]; ok {
 		return r
@@ -336,6 +344,9 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 	}
 	for _, c := range pr.Constraints {
 		walk(c.Expr)
+	}
+	if pr.NoOverflow != nil && !x.ics.unguarded {
+		walk(pr.NoOverflow)
 	}
 	slices.Sort(r)
 	r = slices.Compact(r)
@@ -377,13 +388,29 @@ func (x *explorer) localsHold(pr *ic.Pair, first, second *Process) bool {
 	return false
 }
 
-// guardReadsGlobals reports whether pr's overflow guard reads a global
-// (then it does not hold in a localsEnv); computed once per pair.
-func (x *icIndex) guardReadsGlobals(pr *ic.Pair) bool {
-	r, ok := x.guardGlobals[pr]
+// uniformGuard returns the globals of pr's overflow guard that U⇒ asks
+// of: guardGlobals, or none with Options.AssumeNoOverflow.
+func (x *icIndex) uniformGuard(pr *ic.Pair) []string {
+	if x.unguarded {
+		return nil
+	}
+	return x.guardGlobals(pr)
+}
+
+// guardGlobals returns the globals pr's overflow guard reads; computed once
+// per pair. Where a constraint holds and the guard does not, the pair may
+// not commute: U⇒ asks of these globals what it asks of the constraint's.
+// With the constraint's alone, the three processes of
+// testdata/regress/guard-float.blk ran once, each race uniform by its
+// constraint true, and cdpor, codpor and codpor-ob missed dfs's overflow
+// in b, w, a: w writes y, which a's guard with b reads.
+func (x *icIndex) guardGlobals(pr *ic.Pair) []string {
+	r, ok := x.guardReads[pr]
 	if !ok {
-		r = pr.NoOverflow != nil && len(pr.NoOverflow.Globals()) > 0
-		x.guardGlobals[pr] = r
+		if pr.NoOverflow != nil {
+			r = pr.NoOverflow.Globals()
+		}
+		x.guardReads[pr] = r
 	}
 	return r
 }
@@ -440,7 +467,7 @@ func (x *explorer) localsUniform(i int, ref pairRef, e, n *event) bool {
 		return false
 	}
 	pr := ref.pr
-	if x.ics.guardReadsGlobals(pr) {
+	if len(x.ics.guardGlobals(pr)) > 0 { // it does not hold in a localsEnv
 		return false
 	}
 	first, second := x.preProcess(e), x.preProcess(n)

@@ -59,7 +59,16 @@ type Options struct {
 	// location, as the papers' tools do, where it otherwise tells apart the
 	// cells blocks index at fixed indices (see eventSets).
 	WholeArrays bool
-	_           struct{}
+	// AssumeNoOverflow makes the uniformity check U⇒ of cdpor, codpor and
+	// codpor-ob take a pair's overflow guard as holding wherever its
+	// constraint does, as over mathematical integers (the CAV'18 paper's
+	// setting): it then asks only of the constraint's globals that no other
+	// process may write them. Counters shared by many processes (Fib, QS,
+	// MS, Pi, Reg) need it for the paper's reductions, but a run may miss
+	// an overflow: testdata/regress/guard-float.blk. By default U⇒ asks it
+	// of the guard's globals too (see guardGlobals).
+	AssumeNoOverflow bool
+	_                struct{}
 }
 
 // Stats are the counts of an exploration.
@@ -347,6 +356,7 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 			if err != nil {
 				return nil, err
 			}
+			ics.unguarded = opts.AssumeNoOverflow
 			x.ics, x.check = ics, icCheck{}
 			x.blocking = m.Prog.HasAwait()
 		} else if info.Loop == LoopOptimal {
