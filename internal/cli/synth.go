@@ -171,6 +171,13 @@ func textICs(f *ic.File) string {
 			exact = ", exact"
 		}
 		fmt.Fprintf(&b, "I(%s, %s') = {%s}  [%s%s]", p.A, p.B, strings.Join(texts, ", "), p.Status, exact)
+		// The guard is long; its globals are what uniformity (U⇒) asks of
+		// besides the constraints'.
+		if p.NoOverflow != nil && len(p.Constraints) > 0 {
+			if gs := p.NoOverflow.Globals(); len(gs) > 0 {
+				fmt.Fprintf(&b, "  overflow guard reads {%s}", strings.Join(gs, ", "))
+			}
+		}
 		if p.Reason != "" {
 			fmt.Fprintf(&b, "  reason: %s", p.Reason)
 		}
