@@ -64,7 +64,7 @@ type Options struct {
 	// constraint does, as over mathematical integers (the CAV'18 paper's
 	// setting): it then asks only of the constraint's globals that no other
 	// process may write them. Counters shared by many processes (Fib, QS,
-	// MS, Pi, Reg) need it for the paper's reductions, but a run may miss
+	// MS, Pi, PS, Reg) need it for the paper's reductions, but a run may miss
 	// an overflow: testdata/regress/guard-float.blk. By default U⇒ asks it
 	// of the guard's globals too (see guardGlobals).
 	AssumeNoOverflow bool

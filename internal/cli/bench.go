@@ -139,7 +139,7 @@ for the program named NAME (file name without .blk).
 The papers' programs run over mathematical integers. Here an overflow is a
 runtime error, and a race is uniform only where no other process may write
 what the pair's overflow guard reads (see icgen explore --help): on
-counters many processes update (Fib, QS, MS, Pi, Reg) cdpor and codpor
+counters many processes update (Fib, QS, MS, Pi, PS, Reg) cdpor and codpor
 then lose the papers' reductions. --assume-no-overflow compares them in the
 papers' setting.
 

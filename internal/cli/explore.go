@@ -61,7 +61,7 @@ the locals decide counts one way; see docs/algorithms.md).
 A constraint shows two blocks commute only where the pair's overflow guard
 holds too, so a race is uniformly independent (not reversed) only when no
 other process may write what the constraint or the guard reads. Counters
-that many processes update (Fib, QS, MS, Pi, Reg) are never uniform then.
+that many processes update (Fib, QS, MS, Pi, PS, Reg) are never uniform then.
 --assume-no-overflow asks it of the constraint alone, as over mathematical
 integers (the CAV'18 paper's setting): the papers' reductions come back,
 but a run may miss an overflow (testdata/regress/guard-float.blk).
