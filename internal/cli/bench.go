@@ -43,6 +43,8 @@ type benchRun struct {
 	// dporrt.Stats).
 	MaxDnD  int `json:"max_dnd"`
 	Longest int `json:"longest"`
+	// NoOverflow: the run had --assume-no-overflow (runs with ICs only).
+	NoOverflow bool `json:"assume_no_overflow,omitempty"`
 }
 
 // benchTable is a table icgen bench prints: the papers' Table 1.
@@ -230,7 +232,7 @@ do); ` + staticDepHelp(),
 			case "json":
 				writeJSON(e.stdout, rows)
 			case "csv":
-				writeBenchCSV(e.stdout, tab, list, rows)
+				writeBenchCSV(e.stdout, tab, list, rows, noOvf)
 			default:
 				writeBenchMD(e.stdout, tab, list, rows, timeout)
 				if noOvf {
@@ -403,6 +405,7 @@ func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.
 		args = append(args, "--ics", icPath)
 		if b.noOverflow {
 			args = append(args, "--assume-no-overflow")
+			out.NoOverflow = true
 		}
 	} else {
 		args = append(args, "--dep", b.dep)
@@ -647,11 +650,22 @@ func writeBenchMD(w io.Writer, tab benchTable, algos []string, rows []benchRow, 
 	fmt.Fprintf(w, "\nTimes in seconds; runs stopped at %s show >X.\n", timeout)
 }
 
-func writeBenchCSV(w io.Writer, tab benchTable, algos []string, rows []benchRow) {
+// writeBenchCSV writes the table as CSV; with noOverflow
+// (--assume-no-overflow) a last column says so on every row, as the md
+// table's footer does.
+func writeBenchCSV(w io.Writer, tab benchTable, algos []string, rows []benchRow, noOverflow bool) {
 	cw := csv.NewWriter(w)
-	_ = cw.Write(benchHeader(tab, algos))
+	h := benchHeader(tab, algos)
+	if noOverflow {
+		h = append(h, "assume_no_overflow")
+	}
+	_ = cw.Write(h)
 	for _, r := range rows {
-		_ = cw.Write(benchCells(tab, algos, r))
+		c := benchCells(tab, algos, r)
+		if noOverflow {
+			c = append(c, "true")
+		}
+		_ = cw.Write(c)
 	}
 	cw.Flush()
 }

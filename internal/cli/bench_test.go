@@ -71,8 +71,11 @@ func TestBench(t *testing.T) {
 				t.Errorf("N=%d %s: %+v", r.N, a, run)
 			}
 		}
-		if cd := r.Runs["cdpor"]; cd.Traces != 1 {
-			t.Errorf("N=%d: cdpor explores %d traces, want 1", r.N, cd.Traces)
+		if cd := r.Runs["cdpor"]; cd.Traces != 1 || !cd.NoOverflow {
+			t.Errorf("N=%d: cdpor explores %d traces, want 1; assume_no_overflow %v, want true", r.N, cd.Traces, cd.NoOverflow)
+		}
+		if r.Runs["sdpor"].NoOverflow { // it uses no constraints
+			t.Errorf("N=%d: sdpor's run says assume_no_overflow", r.N)
 		}
 		if r.SMT <= 0 || r.Speedup["G^s"] == "" || r.Speedup["G^smt"] == "" {
 			t.Errorf("N=%d: T^smt %v, speedups %v", r.N, r.SMT, r.Speedup)
@@ -80,6 +83,12 @@ func TestBench(t *testing.T) {
 	}
 	if sd := rows[1].Runs["sdpor"]; sd.Traces != 6 {
 		t.Errorf("N=3: static sdpor explores %d traces, want 3! = 6", sd.Traces)
+	}
+	// CSV says on every row that no overflow was assumed, as the md footer does.
+	out, stderr, code = icgen("bench", "--format", "csv", "--algos", "cdpor", "--assume-no-overflow", "--sizes", "race=2", "--timeout", "20s", prog)
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != ExitOK || len(lines) != 2 ||
+		!strings.HasSuffix(lines[0], ",assume_no_overflow") || !strings.HasSuffix(lines[1], ",true") {
+		t.Errorf("csv: exit %d\n%s%s", code, out, stderr)
 	}
 	// The markdown table: a header, a rule and a row per size; a timeout shows >X.
 	out, _, code = icgen("bench", "--algos", "sdpor,cdpor", "--sizes", "race=9", "--timeout", "50ms", prog)
