@@ -438,12 +438,29 @@ func deadline(opts Options) time.Time {
 // f.SwappedR in the merged encoding): only then is an exact cover exact
 // modulo naming too.
 func CheckSwapped(f *encode.Formula, opts Options) (*Checked, error) {
+	return checkImplies(f, f.Swapped, f.SwappedR, opts)
+}
+
+// CheckKept checks, as [Check] does, that F holds wherever the two orders
+// end alike whether or not they keep the invariants (f.Bare, or f.BareR):
+// F asks both to keep them, and is exact only if that loses nothing.
+// Proven when F asks nothing of the invariants (f.Kept unset).
+func CheckKept(f *encode.Formula, opts Options) (*Checked, error) {
+	if !f.Kept {
+		return &Checked{Verdict: Proven}, nil
+	}
+	return checkImplies(f, f.Bare, f.BareR, opts)
+}
+
+// checkImplies checks that c (a tree term) or, in the merged encoding, r
+// (a term of its graph) implies F where the invariants hold.
+func checkImplies(f *encode.Formula, c *ts.Term, r ts.Ref, opts Options) (*Checked, error) {
 	if !f.IsMerged() {
-		return Check(f, f.Swapped, opts)
+		return Check(f, c, opts)
 	}
 	g := f.Graph
 	switch {
-	case g.IsFalse(f.SwappedR), f.SwappedR == f.FR:
+	case g.IsFalse(r), r == f.FR:
 		return &Checked{Verdict: Proven}, nil
 	}
 	sess, err := newSession(opts)
@@ -451,7 +468,7 @@ func CheckSwapped(f *encode.Formula, opts Options) (*Checked, error) {
 		return nil, err
 	}
 	defer sess.close()
-	roots := []ts.Ref{f.FR, f.AssumeR, f.NoOverflowR, f.SwappedR}
+	roots := []ts.Ref{f.FR, f.AssumeR, f.NoOverflowR, r}
 	d := encode.CollectGraph(g, roots...)
 	defs, exprs := encode.GraphSMT(g, roots...)
 	fm := &formulaText{decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], syms: d.Syms}

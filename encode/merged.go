@@ -115,12 +115,18 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 			}
 		}
 		f.AssumeR = g.And(assume...)
+		if len(holds) > 0 {
+			f.Kept, f.BareR = true, f.FR
+		}
 		f.FR = g.And(f.FR, g.And(holds...))
 		f.SwappedR = g.And(f.SwappedR, g.And(holds...))
 	}
 	f.NoOverflowR = g.And(guards...)
 	l := newLifter(g)
 	f.FR, f.SwappedR, f.NoOverflowR, f.AssumeR = l.lift(f.FR), l.lift(f.SwappedR), l.lift(f.NoOverflowR), l.lift(f.AssumeR)
+	if f.Kept {
+		f.BareR = l.lift(f.BareR)
+	}
 	if g.Over {
 		return fallback(fmt.Sprintf("more than %d terms", g.Limit))
 	}

@@ -43,13 +43,22 @@ type Formula struct {
 	// does not hold there: F is exact only if Swapped implies F, which a
 	// solver must decide (synth does).
 	Swapped *ts.Term
+	// Kept is set when F asks both orders to keep the program's invariants
+	// (some block of the pair writes what one reads); Bare is F without
+	// that: where the orders end alike, invariants kept or not. Two orders
+	// that break an invariant alike commute, yet F does not hold there: F
+	// is exact only if Bare implies F, which a solver must decide (synth
+	// does).
+	Kept bool
+	Bare *ts.Term
 
-	// The merged encoding ([PairMerged]) leaves F, NoOverflow, Assume and
-	// Swapped nil and holds them as terms of Graph: FR, NoOverflowR,
-	// AssumeR and SwappedR. Merged are its systems T(a.b) and T(b.a).
-	Graph                              *ts.Graph
-	Merged                             [2]*ts.Merged
-	FR, NoOverflowR, AssumeR, SwappedR ts.Ref
+	// The merged encoding ([PairMerged]) leaves F, NoOverflow, Assume,
+	// Swapped and Bare nil and holds them as terms of Graph: FR,
+	// NoOverflowR, AssumeR, SwappedR and BareR. Merged are its systems
+	// T(a.b) and T(b.a).
+	Graph                                     *ts.Graph
+	Merged                                    [2]*ts.Merged
+	FR, NoOverflowR, AssumeR, SwappedR, BareR ts.Ref
 	// Fallback says why the merged encoding was asked for and the path
 	// encoding used instead (empty otherwise).
 	Fallback string
@@ -108,7 +117,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 		}
 	}
 	tooBig := func(why string) *Formula {
-		f.F, f.NoOverflow, f.Assume, f.Swapped = ts.False, ts.True, ts.True, ts.False
+		f.F, f.NoOverflow, f.Assume, f.Swapped, f.Bare, f.Kept = ts.False, ts.True, ts.True, ts.False, nil, false
 		f.Unknown, f.Exact = "the formula is too large: "+why, false
 		return f
 	}
@@ -165,16 +174,23 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 		}
 		f.Assume = ts.And(assume...)
 		holds, inRange := preserved(in, syms, ta, tb, ab)
+		if !holds.IsTrue() {
+			f.Kept, f.Bare = true, f.F
+		}
 		f.F = ts.And(f.F, holds)
 		f.Swapped = ts.And(f.Swapped, holds)
 		guards = append(guards, inRange)
 	}
-	var ok1, ok2, ok3, ok4 bool
+	var ok1, ok2, ok3, ok4, ok5 bool
+	ok5 = true
+	if f.Kept {
+		f.Bare, ok5 = elimArrays(f.Bare, MaxFormula)
+	}
 	f.F, ok1 = elimArrays(f.F, MaxFormula)
 	f.NoOverflow, ok2 = elimArrays(ts.And(guards...), MaxFormula)
 	f.Assume, ok3 = elimArrays(f.Assume, MaxFormula)
 	f.Swapped, ok4 = elimArrays(f.Swapped, MaxFormula)
-	if !ok1 || !ok2 || !ok3 || !ok4 {
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
 		return tooBig(fmt.Sprintf("more than %d characters of terms built to eliminate arrays", MaxFormula))
 	}
 	f.Exact = len(f.Inexact) == 0

@@ -87,6 +87,20 @@ func declared(cm *lang.Commute, syms *ts.Symbols, invs []*lang.Invariant, opts O
 		r.Verdict = allsat.Unknown
 		r.Reason = fmt.Sprintf("not proven, and F(%s, %s) is not exact (%v): the counterexample may commute", a.ID, b.ID, fm.Inexact)
 	}
+	if r.Verdict == allsat.Refuted && fm.Kept {
+		// F asks both orders to keep the invariants: the counterexample
+		// refutes the claim only if the orders end apart there anyway.
+		bare := *fm
+		bare.F, bare.FR = fm.Bare, fm.BareR
+		chk, err := allsat.Check(&bare, c, opts.solver())
+		if err != nil {
+			return r, err
+		}
+		if chk.Verdict != allsat.Refuted {
+			r.Verdict = allsat.Unknown
+			r.Reason = fmt.Sprintf("not proven: where the condition holds, an order of (%s, %s) may break an invariant, and orders that break one alike commute", a.ID, b.ID)
+		}
+	}
 	if r.Verdict == allsat.Proven {
 		pr := ic.Pair{Constraints: []ic.Constraint{r.Constraint}}
 		guard(&pr, fm)

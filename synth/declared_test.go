@@ -4,11 +4,13 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/icgen/icgen/allsat"
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
@@ -129,6 +131,45 @@ func checkSound(t *testing.T, p *lang.Program, f *ic.File) {
 
 // TestDeclared proves and refutes commute declarations; a refutation's
 // counterexample, run in the interpreter, really tells the orders apart.
+// TestInvariantBreaker: F asks both orders of a pair to keep the
+// invariants, but two orders that break one alike commute (the same
+// violation, the same state). Two brk processes setting c to -1 commute
+// everywhere and have no constraint: the pair is not exact, in both
+// encodings, and a declaration that they commute is not refuted. Pairs
+// whose orders keep the invariant wherever they commute stay exact.
+func TestInvariantBreaker(t *testing.T) {
+	t.Parallel()
+	src := `global int c = 0;
+invariant (c >= 0);
+proc inc() { c = c + 1; }
+proc dec() { if (c != 0) { c = c - 1; } }
+proc brk() { c = -1; }
+commute brk, brk;
+init { spawn inc(); spawn dec(); spawn brk(); spawn brk(); }
+`
+	p := compileSource(t, src)
+	for _, enc := range []encode.Encoding{encode.Merged, encode.Paths} {
+		f, _, err := Run(context.Background(), p, Options{Workers: 1, Encoding: enc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		brk, _ := f.Pair("brk", "brk")
+		if brk.Exact || len(brk.Constraints) != 0 || !slices.ContainsFunc(brk.Notes, func(n string) bool { return strings.Contains(n, "break an invariant") }) {
+			t.Errorf("%s: I(brk, brk') = %v, exact %v, notes %q; want no constraint, not exact, a note that an order may break an invariant", enc, brk.Constraints, brk.Exact, brk.Notes)
+		}
+		if inc, _ := f.Pair("inc", "dec"); !inc.Exact || len(inc.Constraints) != 1 || inc.Constraints[0].Text != "c > 0" {
+			t.Errorf("%s: I(inc, dec') = %v, exact %v; want {c > 0}, exact", enc, inc.Constraints, inc.Exact)
+		}
+		rs, err := Declared(context.Background(), p, Options{Encoding: enc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs) != 1 || rs[0].Verdict != allsat.Unknown || !strings.Contains(rs[0].Reason, "break an invariant") {
+			t.Errorf("%s: commute brk, brk: %+v; want unknown, as an order may break the invariant", enc, rs)
+		}
+	}
+}
+
 func TestDeclared(t *testing.T) {
 	t.Parallel()
 	fig1, err := os.ReadFile("../testdata/fig1.blk")

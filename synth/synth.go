@@ -235,6 +235,18 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 			out.Notes = append(out.Notes, "the two processes may end swapped (states equal modulo process naming where no constraint holds)")
 		}
 	}
+	if out.Exact && fm.Kept {
+		// F asks both orders to keep the invariants: where they break one
+		// alike the pair commutes, and no constraint says so.
+		chk, err := allsat.CheckKept(fm, opts.solver())
+		if err != nil {
+			return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+		}
+		if chk.Verdict != allsat.Proven {
+			out.Exact = false
+			out.Notes = append(out.Notes, "an order may break an invariant (the constraints ask both to keep them, and orders that break one alike commute)")
+		}
+	}
 	guard(&out, fm)
 	return out, usedFns(fm), cost, nil
 }
