@@ -22,6 +22,9 @@ type icIndex struct {
 	guardReads map[*ic.Pair][]string // see guardGlobals
 	readLocs   map[*ic.Pair][]Loc    // see constraintLocs
 	unguarded  bool                  // Options.AssumeNoOverflow
+	// invGlobals are the globals the program's invariants read: U⇒ asks
+	// of them what it asks of a constraint's (see pairCheck).
+	invGlobals []string
 }
 
 // pairRef is the pair of the IC file for two blocks, swapped when the file
@@ -59,6 +62,13 @@ func newICIndex(p *lang.Program, f *ic.File) (*icIndex, error) {
 	for _, fn := range f.Functions {
 		x.funcs[fn.Name] = fn
 	}
+	for _, inv := range p.Invariants {
+		for _, g := range inv.Reads {
+			x.invGlobals = append(x.invGlobals, g.Name)
+		}
+	}
+	slices.Sort(x.invGlobals)
+	x.invGlobals = slices.Compact(x.invGlobals)
 	return x, nil
 }
 
@@ -74,7 +84,9 @@ type icCheck struct{}
 // some holding constraint reads no global that the other enabled
 // processes' blocks, or anything they lead to, may write (U⇒), and
 // neither does the overflow guard: the pair commutes only where both hold
-// (see guardGlobals).
+// (see guardGlobals). Constraints are proven under the program's
+// invariants: none holds where an invariant does not, and U⇒ asks of the
+// invariants' globals too (see invGlobals).
 func (x *explorer) icHolds(aPID PID, aBlock *lang.Block, bPID PID, bBlock *lang.Block) (holds, uniform bool) {
 	return x.pairCheck(x.ics.pair(aBlock, bBlock), aPID, bPID)
 }
@@ -105,14 +117,14 @@ func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
 	// in W of a block another enabled process stands at, in the state the
 	// check runs in (a detour's). The blocks are looked at, not every
 	// process (see State.anyEnabled).
-	guarded := x.ics.uniformGuard(pr.pr)
+	guarded, invs := x.ics.uniformGuard(pr.pr), x.ics.invGlobals
 	touched := func(globals []string) bool {
-		if len(globals) == 0 && len(guarded) == 0 {
+		if len(globals) == 0 && len(guarded) == 0 && len(invs) == 0 {
 			return false
 		}
 		return x.st.anyEnabled(func(b *lang.Block) bool {
 			w := x.ics.w[b]
-			for _, gs := range [2][]string{globals, guarded} {
+			for _, gs := range [3][]string{globals, guarded, invs} {
 				for _, g := range gs {
 					if w[g] {
 						return true
@@ -126,7 +138,7 @@ func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
 		if ok, err := c.Expr.Holds(env); err != nil || !ok {
 			continue
 		}
-		if !holds && !guard() {
+		if !holds && (!guard() || !x.st.InvariantsHold()) {
 			return false, false
 		}
 		holds = true
@@ -348,6 +360,14 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 	if pr.NoOverflow != nil && !x.ics.unguarded {
 		walk(pr.NoOverflow)
 	}
+	for _, inv := range x.m.Prog.Invariants { // see pairCheck
+		for _, g := range inv.Reads {
+			first, n := x.m.GlobalLocs(g)
+			for c := range n {
+				r = append(r, x.key(first+Loc(c)))
+			}
+		}
+	}
 	slices.Sort(r)
 	r = slices.Compact(r)
 	x.ics.readLocs[pr] = r
@@ -467,7 +487,7 @@ func (x *explorer) localsUniform(i int, ref pairRef, e, n *event) bool {
 		return false
 	}
 	pr := ref.pr
-	if len(x.ics.guardGlobals(pr)) > 0 { // it does not hold in a localsEnv
+	if len(x.ics.guardGlobals(pr)) > 0 || len(x.m.Prog.Invariants) > 0 { // they do not hold in a localsEnv
 		return false
 	}
 	first, second := x.preProcess(e), x.preProcess(n)

@@ -76,7 +76,9 @@
 //   - The program's invariants are checked after init and after every
 //     event that wrote what they read; a broken one is a [Violation] with
 //     Invariant set (its site is the declaration), and the check's reads
-//     count as the event's.
+//     count as the event's. Execution goes on; constraints, proven under
+//     the invariants, are applied only where they hold, and U⇒ asks of
+//     their globals (see pairCheck).
 //   - A runtime error ends the execution: its event is dependent on every
 //     event of another process (the state it leaves depends on all of them)
 //     and disables every other process, whose next events race with it.

@@ -96,6 +96,26 @@ func (s *State) Enabled(i int) bool {
 	return v != 0
 }
 
+// InvariantsHold reports whether every invariant of the program holds in
+// the current state (one that cannot be evaluated does not); the state is
+// left unchanged and nothing is recorded. The IC file's constraints hold
+// only where the invariants do (docs/ic-format.md): cdpor, codpor and
+// codpor-ob apply none elsewhere.
+func (s *State) InvariantsHold() bool {
+	if len(s.m.Prog.Invariants) == 0 {
+		return true
+	}
+	track, steps, err := s.track, s.steps, s.err
+	s.track, s.steps, s.err = false, 0, nil
+	defer func() { s.track, s.steps, s.err = track, steps, err }()
+	for _, inv := range s.m.Prog.Invariants {
+		if v := s.eval(inv.Cond, nil); s.err != nil || v == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // GuardReads returns the global locations the await guard of process i
 // reads in the current state (nil when it has no guard). The state is left
 // unchanged.
