@@ -223,28 +223,30 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 		out.Status = ic.Conditional
 	}
 	out.Exact = res.Complete && fm.Exact
-	if out.Exact && swappable(fm) {
+	// F may hold in less than where the pair commutes, which a solver
+	// decides: then the constraints are sufficient, not exact.
+	for _, c := range []struct {
+		may   bool
+		check func(*encode.Formula, allsat.Options) (*allsat.Checked, error)
+		note  string
+	}{
 		// The orders may end equal modulo process naming where F does not
-		// hold: then the constraints are sufficient, not exact.
-		chk, err := allsat.CheckSwapped(fm, opts.solver())
-		if err != nil {
-			return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
-		}
-		if chk.Verdict != allsat.Proven {
-			out.Exact = false
-			out.Notes = append(out.Notes, "the two processes may end swapped (states equal modulo process naming where no constraint holds)")
-		}
-	}
-	if out.Exact && fm.Kept {
+		// hold.
+		{swappable(fm), allsat.CheckSwapped, "the two processes may end swapped (states equal modulo process naming where no constraint holds)"},
 		// F asks both orders to keep the invariants: where they break one
-		// alike the pair commutes, and no constraint says so.
-		chk, err := allsat.CheckKept(fm, opts.solver())
+		// alike the pair commutes.
+		{fm.Kept, allsat.CheckKept, "an order may break an invariant (the constraints ask both to keep them, and orders that break one alike commute)"},
+	} {
+		if !out.Exact || !c.may {
+			continue
+		}
+		chk, err := c.check(fm, opts.solver())
 		if err != nil {
 			return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
 		}
 		if chk.Verdict != allsat.Proven {
 			out.Exact = false
-			out.Notes = append(out.Notes, "an order may break an invariant (the constraints ask both to keep them, and orders that break one alike commute)")
+			out.Notes = append(out.Notes, c.note)
 		}
 	}
 	guard(&out, fm)
