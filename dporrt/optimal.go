@@ -315,13 +315,14 @@ func (x *explorer) reverseNow(i, k int) bool {
 // run as they did: they do not depend on e).
 //
 // codpor orders v otherwise, when e”s process existed before e: the
-// events of notdep(e, E) before e' that e' happens after (û), or that
-// lead to it by the plain dependency (see plainBefore), then e', then the
-// rest of notdep(e, E) in E's order. Each event moved behind e' does not
-// happen before it and is independent of it, so v reaches the same states.
-// The wakeup tree then starts the reversal with the race's own events where
-// E's order would first explore every event after e (DBP(8): 10,694 states
-// against 537k, 2044 before plainBefore; cdpor, whose source sets pick an
+// events of notdep(e, E) before e' that e' happens after (û), then e',
+// then the rest of notdep(e, E) in E's order. Each event moved behind e'
+// does not happen before it and is independent of it, so v reaches the
+// same states; events of a process that may be asleep where v starts
+// stay before e' where they lead to it by the plain dependency (see
+// plainBefore). The wakeup tree then starts the reversal with the race's
+// own events where E's order would first explore every event after e
+// (DBP(8): 2044 states against 537k; cdpor, whose source sets pick an
 // initial of û.e', 1275). Where e”s process was spawned after e, it may
 // not exist at s[E'.û] (PS: a put forwards only when another put has
 // run), and E's order is kept (PS(11): 6581 states against 48096). With
@@ -404,7 +405,8 @@ func (x *explorer) reversal(i int, tail []int, early bool) []*event {
 
 // plainBefore marks the events between e = seq[i] and e' = seq[k] that
 // the early order of reverse keeps before e': those that happen before e',
-// and those that lead to it by the dependency the wakeup trees and sleep
+// and those of a process that may be asleep where the reversal starts (see
+// maySleep) that lead to e' by the dependency the wakeup trees and sleep
 // sets use, a race a constraint showed uniformly independent counting as
 // dependent. With happens-before alone, an event whose edge to e' was
 // dropped went after e' in the reversal; the sleep sets, which know no
@@ -414,8 +416,16 @@ func (x *explorer) reversal(i int, tail []int, early bool) []*event {
 // block went after p3's second, into p3's branch, where p2 was asleep from
 // its own branch and stayed asleep past p3's second block by a uniform
 // constraint, while p2's branch had dropped p3 as a weak-initial repeat of
-// p0's; 17 of dfs's 18 final states).
+// p0's; 17 of dfs's 18 final states). Only a process asleep there can be
+// kept from running so, and the plain dependency of the others costs: kept
+// for every event, DBP(12) took 352k states with --assume-no-overflow and
+// codpor-ob did not finish it within 60 s (40,956 states, 1.6 s, this way).
+// Not carrying past e' a sleeper that the wakeup tree runs below it fixed
+// seed 702 too, but cost traces where uniform races are many (synth's
+// counts benchmark with --assume-no-overflow: codpor 16,541 complete
+// traces against 15,988).
 func (x *explorer) plainBefore(i, k int) []bool {
+	asleep := x.maySleep(i)
 	before := make([]bool, k+1)
 	before[k] = true
 	for j := k - 1; j > i; j-- {
@@ -425,10 +435,31 @@ func (x *explorer) plainBefore(i, k int) []bool {
 		}
 		for m := j + 1; m <= k && !before[j]; m++ {
 			b := x.seq[m]
-			before[j] = before[m] && (hb(a, b) || a.pid == b.pid || x.dependent(a, b))
+			before[j] = before[m] && (hb(a, b) || a.pid == b.pid || asleep[a.pid] && x.dependent(a, b))
 		}
 	}
 	return before
+}
+
+// maySleep returns the processes that may be asleep at level i when a
+// sequence inserted into its wakeup tree now is explored: those asleep
+// there now, e's (its branch is under way), and the first of every branch
+// the tree holds (a sequence inserted later goes to the right of them, or
+// below one).
+func (x *explorer) maySleep(i int) map[PID]bool {
+	f := x.levels[i]
+	out := map[PID]bool{x.seq[i].pid: true}
+	for _, sl := range f.sleep {
+		if len(sl.seq) == 1 {
+			out[sl.seq[0].pid] = true
+		}
+	}
+	if f.wut != nil {
+		for _, ev := range f.wut.firsts() {
+			out[ev.pid] = true
+		}
+	}
+	return out
 }
 
 // failsWhere settles, for each event of v (to run from level i), whether
