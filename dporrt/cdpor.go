@@ -113,10 +113,10 @@ func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
 		ok, err := pr.pr.NoOverflow.Holds(env)
 		return err == nil && ok
 	}
-	// touched: a global of the constraint, or of the overflow guard, is
-	// in W of a block another enabled process stands at, in the state the
-	// check runs in (a detour's). The blocks are looked at, not every
-	// process (see State.anyEnabled).
+	// touched: a global of the constraint, of the overflow guard or of an
+	// invariant is in W of a block another enabled process stands at, in
+	// the state the check runs in (a detour's). The blocks are looked at,
+	// not every process (see State.anyEnabled).
 	guarded, invs := x.ics.uniformGuard(pr.pr), x.ics.invGlobals
 	touched := func(globals []string) bool {
 		if len(globals) == 0 && len(guarded) == 0 && len(invs) == 0 {
@@ -280,8 +280,8 @@ func (x *explorer) constraintAt(i, k int, pr pairRef) (cover []*event, holds, un
 }
 
 // floatingWriter reports whether an event before e = seq[i] that does not
-// happen before n = seq[k] may write a global that a constraint of pr, or
-// its overflow guard, reads; the race is then not uniform. Such an event
+// happen before n = seq[k] may write a global that a constraint of pr, its
+// overflow guard or an invariant reads; the race is then not uniform. Such an event
 // can be ordered after n in a trace equivalent to E (a constraint showed
 // them independent), so
 // a constraint holding from s[E'.û] on says nothing of the state where n
@@ -320,7 +320,8 @@ func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
 }
 
 // constraintLocs returns the static locations (see key) the constraints of
-// pr and its overflow guard (see uniformGuard) may read, sorted: a
+// pr, its overflow guard (see uniformGuard) and the program's invariants
+// (see pairCheck) may read, sorted: a
 // scalar's, the cell an array is indexed at where the index is a literal,
 // every cell of an array indexed otherwise or passed whole. Computed once
 // per pair.

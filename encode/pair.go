@@ -181,8 +181,8 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 		f.Swapped = ts.And(f.Swapped, holds)
 		guards = append(guards, inRange)
 	}
-	var ok1, ok2, ok3, ok4, ok5 bool
-	ok5 = true
+	var ok1, ok2, ok3, ok4 bool
+	ok5 := true
 	if f.Kept {
 		f.Bare, ok5 = elimArrays(f.Bare, MaxFormula)
 	}

@@ -65,6 +65,9 @@ that many processes update (Fib, QS, MS, Pi, PS, Reg) are never uniform then.
 --assume-no-overflow asks it of the constraint alone, as over mathematical
 integers (the CAV'18 paper's setting): the papers' reductions come back,
 but a run may miss an overflow (testdata/regress/guard-float.blk).
+Constraints are proven under the program's invariants: none is applied in
+a state where an invariant is broken, and a race is uniform only when no
+other process may write what the invariants read either.
 
 
 With observers (` + strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.Observers }), ", ") + `), two writes of a location are dependent only when
