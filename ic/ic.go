@@ -3,9 +3,13 @@ package ic
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"reflect"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // FormatVersion is the version of the IC file format this package writes.
@@ -229,7 +233,7 @@ func Parse(data []byte) (*File, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("not an IC file: %v", err)
+		return nil, fmt.Errorf("not an IC file: %s", jsonProblem(data, err))
 	}
 	switch {
 	case f.Version == 1:
@@ -352,4 +356,39 @@ func sortedUnique(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// jsonProblem says what is wrong with the JSON of data where the decoder
+// stopped, located by line and column, in the file's terms rather than
+// the decoder's Go types.
+func jsonProblem(data []byte, err error) string {
+	at := func(off int64) string {
+		off = min(max(off, 0), int64(len(data)))
+		line := 1 + bytes.Count(data[:off], []byte("\n"))
+		col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
+		return fmt.Sprintf("line %d, col %d", line, col)
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("%s: %s", at(syn.Offset), strings.TrimPrefix(syn.Error(), "json: "))
+	case errors.As(err, &typ):
+		want := map[reflect.Kind]string{reflect.Bool: "true or false", reflect.String: "a string",
+			reflect.Slice: "a list", reflect.Struct: "an object", reflect.Map: "an object", reflect.Pointer: "an object"}[typ.Type.Kind()]
+		if want == "" {
+			want = "a number"
+			if k := typ.Type.Kind(); k >= reflect.Int && k <= reflect.Uint64 {
+				want = "an integer"
+			}
+		}
+		field := ""
+		if typ.Field != "" {
+			field = " for " + typ.Field
+		}
+		return fmt.Sprintf("%s: want %s%s, got %s", at(typ.Offset), want, field, typ.Value)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the file ends before the JSON does"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
 }

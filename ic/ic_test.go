@@ -305,3 +305,20 @@ func TestHoldsFastPath(t *testing.T) {
 		t.Errorf("the fast path decided only %d of 40000 expressions", fast)
 	}
 }
+
+// TestParseLocatesJSONProblems: a file that is not the IC format's JSON is
+// refused with where and what, in the file's terms (not Go's types).
+func TestParseLocatesJSONProblems(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{"{\"version\": 2,\n ,}", "line 2, col 3: invalid character ','"},
+		{"{\"version\": 2,\n \"pairs\": [{\"constraints\": [{\"expr\": {\"value\": true}}]}]}", "line 2, col 52: want an integer for pairs.constraints.expr.value, got bool"},
+		{"{\"version\": \"2\"}", "want an integer for version, got string"},
+		{"{\"version\": 2, \"pairs\": [", "the file ends before the JSON does"},
+		{"", "the file ends before the JSON does"},
+	} {
+		_, err := Parse([]byte(tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "int64") {
+			t.Errorf("Parse(%q) = %v, want %q", tc.data, err, tc.want)
+		}
+	}
+}
