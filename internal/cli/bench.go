@@ -214,6 +214,12 @@ do); ` + staticDepHelp(),
 					return badInput("no FILE given and no testdata/bench/*.blk here with a %q line", tab.name)
 				}
 			}
+			// A --sizes name that no program run has would be ignored.
+			for name := range over {
+				if !slices.ContainsFunc(args, func(f string) bool { return strings.TrimSuffix(filepath.Base(f), ".blk") == name }) {
+					return badInput("--sizes %s=...: no program %s.blk is run here", name, name)
+				}
+			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			b := &bencher{e: e, ctx: ctx, tab: tab, algos: list, timeout: timeout, dep: dep, whole: whole, noOverflow: noOvf, maxMem: maxMem, prog: e.newProgress(true, showPrg)}

@@ -96,7 +96,7 @@ func TestBench(t *testing.T) {
 	if code != ExitOK || len(lines) < 3 || !strings.HasPrefix(lines[0], "| bench | N | sdpor Tr | sdpor S | sdpor T | cdpor Tr") || !strings.Contains(lines[2], "| race | 9 | >") {
 		t.Errorf("md: exit %d\n%s", code, out)
 	}
-	for _, bad := range [][]string{{"--algos", "magic"}, {"--format", "xml"}, {"--sizes", "race"}, {"--table", "tacas"}} {
+	for _, bad := range [][]string{{"--algos", "magic"}, {"--format", "xml"}, {"--sizes", "race"}, {"--sizes", "rice=3"}, {"--table", "tacas"}} {
 		if _, _, code := icgen(append(append([]string{"bench"}, bad...), prog)...); code != ExitBadInput {
 			t.Errorf("%v: exit %d, want %d", bad, code, ExitBadInput)
 		}
