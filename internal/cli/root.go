@@ -179,7 +179,7 @@ func executeIn(ctx context.Context, e *env, args []string) (code int) {
 	}()
 	root := newRoot(e)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
@@ -187,6 +187,14 @@ func executeIn(ctx context.Context, e *env, args []string) (code int) {
 	if errors.As(err, &xe) {
 		if xe.err != nil {
 			fmt.Fprintf(stderr, "icgen: %v\n", xe.err)
+			if xe.code != ExitInterrupted && jsonAsked(cmd) {
+				// A machine reading stdout gets the error there too, as
+				// it gets a program's diagnostics.
+				writeJSON(e.stdout, struct {
+					Error string `json:"error"`
+					Code  int    `json:"exit_code"`
+				}{xe.err.Error(), xe.code})
+			}
 		}
 		return xe.code
 	}
@@ -196,6 +204,15 @@ func executeIn(ctx context.Context, e *env, args []string) (code int) {
 		fmt.Fprintln(stderr, "Run 'icgen --help' for usage.")
 	}
 	return ExitBadInput
+}
+
+// jsonAsked reports whether cmd ran with --json.
+func jsonAsked(cmd *cobra.Command) bool {
+	if cmd == nil {
+		return false
+	}
+	f := cmd.Flags().Lookup("json")
+	return f != nil && f.Value.String() == "true"
 }
 
 func newRoot(e *env) *cobra.Command {
@@ -208,8 +225,9 @@ that use them.
 
 Programs are written in a small language (.blk files): see docs/language.md.
 
-Exit codes: 0 fine, 1 violations, runtime errors, or constraints not proven
-found, 2 bad input or usage, 3 internal failure, 130 interrupted (Ctrl-C).`,
+Exit codes: 0 fine; 1 a violation or runtime error found, or a constraint
+not proven; 2 bad input or usage; 3 internal failure; 130 interrupted
+(Ctrl-C).`,
 		Example: `  icgen parse testdata/fig1.blk                  # blocks and their read/write sets
   icgen synth --format text -o - testdata/fig1.blk  # the ICs of every pair of blocks
   icgen synth testdata/fib.blk                   # writes testdata/fib.ic.json
