@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -78,7 +79,7 @@ differ only in values nobody reads are not all reached, unless
 --observe-final adds a last event that reads every global.
 
 --timeout bounds the whole command from its start: loading, set-up and the
-synthesis of ICs for cdpor count. When it runs out during synthesis, nothing
+synthesis of the ICs count. When it runs out during synthesis, nothing
 is explored and the report says the run stopped early at the timeout, as
 when it runs out while exploring. Given with --ics, the IC file must be this program's (same
 hash) and each constraint's text and SMT-LIB form must be its expression's
@@ -103,8 +104,8 @@ interrupted (nothing is written then).`,
   icgen explore --algo cdpor testdata/fig1.blk
   icgen explore --algo odpor-ob --observe-final testdata/issta19.blk
   icgen explore --algo csdpor testdata/fig1.blk
-  icgen synth testdata/fib.blk && icgen explore --algo cdpor --ics testdata/fib.ic.json -D N=8 testdata/fib.blk
-  icgen explore --algo codpor --assume-no-overflow -D N=8 testdata/fib.blk
+  icgen synth -o fib.ic.json testdata/bench/fib.blk && icgen explore --algo cdpor --ics fib.ic.json -D N=8 testdata/bench/fib.blk
+  icgen explore --algo codpor --assume-no-overflow -D N=8 testdata/bench/fib.blk
   icgen explore --json testdata/prodcons.blk
   icgen explore --progress --algo sdpor -D N=7 testdata/bench/fib.blk 2> progress.log
   icgen explore --algo cdpor --dot fig1.dot --svg fig1.svg testdata/fig1.blk`,
@@ -124,6 +125,12 @@ interrupted (nothing is written then).`,
 			info, ok := dporrt.Lookup(opts.Algo)
 			if !ok {
 				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
+			}
+			if info.StaticDep && opts.Dep != dporrt.Static && cmd.Flags().Changed("dep") {
+				return badInput("--dep %s: %s always uses the static dependency (see --help)", dep, algo)
+			}
+			if asJSON && (dotPath == "-" || svgPath == "-") {
+				return badInput("--json and --%s - both write to stdout: give the tree a file", map[bool]string{true: "dot", false: "svg"}[dotPath == "-"])
 			}
 			if observeFinal && !info.Observers {
 				return badInput("--observe-final is only used by the algorithms with observers (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.Observers }), ", "))
@@ -236,7 +243,7 @@ interrupted (nothing is written then).`,
 	f.BoolVar(&stop, "stop-on-violation", false, "stop at the first violation or runtime error")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.BoolVar(&showProgress, "progress", false, "show progress on stderr even where it is not a terminal (plain lines, one a second) or with --json")
-	f.StringVar(&icsPath, "ics", "", "IC file for cdpor (default: synthesize the ICs first)")
+	f.StringVar(&icsPath, "ics", "", "IC file for the algorithms that use independence constraints (default: the program's proven commute declarations, else the ICs synthesized first)")
 	f.BoolVar(&wholeArrays, "whole-arrays", false, "static dependency: every array is one location (default: the cells of fixed indices apart)")
 	f.BoolVar(&noOverflow, "assume-no-overflow", false, "with independence constraints: uniformity asks nothing of the overflow guards' globals, as over mathematical integers (may miss overflows)")
 	f.BoolVar(&observeFinal, "observe-final", false, "with observers: a virtual last event reads every global, so the final states are preserved too")
@@ -305,6 +312,9 @@ func readICs(l *loaded, path string) (*ic.File, error) {
 	if err != nil {
 		return nil, badInput("%s: %v", path, err)
 	}
+	if f.Hash != l.prog.Hash && f.Program != "" && filepath.Base(f.Program) != filepath.Base(l.path) {
+		return nil, badInput("%s was made for %s, not %s: run icgen synth on %s", path, f.Program, l.path, l.path)
+	}
 	if f.Hash != l.prog.Hash {
 		return nil, badInput("%s was made for another version of %s (its hash %.12s, the program's %.12s): run icgen synth again", path, l.path, f.Hash, l.prog.Hash)
 	}
@@ -349,10 +359,15 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 		fmt.Fprintf(w, "  covered stops     %d (sequences a don't-do entry stopped: they end where explored ones do)\n", r.Covered)
 		fmt.Fprintf(w, "  don't-do entries  %d at most along a sequence (MD)\n", r.MaxDnD)
 	}
-	fmt.Fprintf(w, "  states            %d (MS, the states of the longest sequence, root included: %d)\n", r.States, r.Longest+1)
-	if finalsPreserved(opts) {
+	fmt.Fprintf(w, "  states            %d (events executed; MS, the states of the longest sequence with the initial one: %d)\n", r.States, r.Longest+1)
+	switch {
+	case r.Cut:
+		fmt.Fprintf(w, "  final states      %d (of the traces explored before the stop)\n", r.FinalCount)
+	case opts.AssumeNoOverflow:
+		fmt.Fprintf(w, "  final states      %d (--assume-no-overflow: an order that overflows may be missed, and the final states past it)\n", r.FinalCount)
+	case finalsPreserved(opts):
 		fmt.Fprintf(w, "  final states      %d\n", r.FinalCount)
-	} else {
+	default:
 		fmt.Fprintf(w, "  final states      %d (of the traces explored: observers preserve the violations, not every final state; see --observe-final)\n", r.FinalCount)
 	}
 	fmt.Fprintf(w, "  time              %s\n", r.Elapsed.Round(time.Microsecond))
@@ -361,7 +376,11 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 		fmt.Fprintf(w, "  stopped early     %s: the exploration is not exhaustive\n", r.CutBy)
 	}
 	if len(r.Findings) == 0 {
-		fmt.Fprintln(w, "no violations")
+		if r.Cut {
+			fmt.Fprintln(w, "no violations in the part explored")
+		} else {
+			fmt.Fprintln(w, "no violations")
+		}
 		return
 	}
 	fmt.Fprintf(w, "%d finding%s:\n", len(r.Findings), plural(len(r.Findings)))
@@ -411,14 +430,15 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		Longest int `json:"longest"`
 		Finals  int `json:"final_states"`
 		// FinalsAll: the final states are all those dfs reaches (false
-		// with observers without --observe-final).
+		// with observers without --observe-final, with
+		// --assume-no-overflow, and when the run stopped early).
 		FinalsAll bool          `json:"final_states_all"`
 		Seconds   float64       `json:"seconds"`
 		MemoryMiB float64       `json:"memory_mib"`
 		Cut       string        `json:"stopped_early,omitempty"`
 		Findings  []findingJSON `json:"findings"`
 	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Whole: wholeArrays(opts), NoOverflow: opts.AssumeNoOverflow, Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
-		MaxDnD: r.MaxDnD, Longest: r.Longest, Finals: r.FinalCount, FinalsAll: finalsPreserved(opts), Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
+		MaxDnD: r.MaxDnD, Longest: r.Longest, Finals: r.FinalCount, FinalsAll: finalsPreserved(opts) && !opts.AssumeNoOverflow && !r.Cut, Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
 	}

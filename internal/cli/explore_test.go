@@ -63,7 +63,7 @@ func TestExploreCommand(t *testing.T) {
 	if _, stderr, code := icgen("synth", "-q", "-o", ics, "../../testdata/fib.blk"); code != ExitOK {
 		t.Fatalf("synth: %s", stderr)
 	}
-	if _, stderr, code := icgen("explore", "--algo", "cdpor", "--ics", ics, "../../testdata/fig1.blk"); code != ExitBadInput || !strings.Contains(stderr, "made for another version") {
+	if _, stderr, code := icgen("explore", "--algo", "cdpor", "--ics", ics, "../../testdata/fig1.blk"); code != ExitBadInput || !strings.Contains(stderr, "was made for ../../testdata/fib.blk, not ../../testdata/fig1.blk") {
 		t.Errorf("stale ICs: exit %d, %s", code, stderr)
 	}
 	if out, _, code := icgen("explore", "--algo", "cdpor", "--ics", ics, "-D", "N=3", "../../testdata/fib.blk"); code != ExitOK || !strings.Contains(out, "final states      1") {
@@ -73,10 +73,45 @@ func TestExploreCommand(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "stopped early     max states") {
 		t.Errorf("bounded: exit %d\n%s", code, out)
 	}
-	for _, bad := range [][]string{{"--algo", "magic"}, {"--dep", "psychic"}} {
+	if !strings.Contains(out, "no violations in the part explored") {
+		t.Errorf("bounded: a stopped run must not claim no violations\n%s", out)
+	}
+	for _, bad := range [][]string{{"--algo", "magic"}, {"--dep", "psychic"},
+		// codpor takes no dependency but the static one: not ignored.
+		{"--dep", "dynamic", "--algo", "codpor"},
+		// Both would write to stdout.
+		{"--json", "--dot", "-"}} {
 		_, stderr, code := icgen(append([]string{"explore"}, append(bad, "../../testdata/fig1.blk")...)...)
 		if code != ExitBadInput || !strings.Contains(stderr, bad[0]) {
 			t.Errorf("%v: exit %d, %s", bad, code, stderr)
+		}
+	}
+	// With --json, an error is JSON on stdout too.
+	out, _, code = icgen("explore", "--json", filepath.Join(dir, "missing.blk"))
+	var fail struct {
+		Error string `json:"error"`
+		Code  int    `json:"exit_code"`
+	}
+	if err := json.Unmarshal([]byte(out), &fail); err != nil || code != ExitBadInput || fail.Code != ExitBadInput || !strings.Contains(fail.Error, "missing.blk") {
+		t.Errorf("--json on a missing file: exit %d, %v\n%s", code, err, out)
+	}
+	// final_states_all is the run's promise: not when it stopped early,
+	// nor when overflows were assumed away.
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--algo", "codpor", "../../testdata/regress/guard-float.blk"}, true},
+		{[]string{"--algo", "codpor", "--assume-no-overflow", "../../testdata/regress/guard-float.blk"}, false},
+		{[]string{"--algo", "dfs", "--max-states", "3", "../../testdata/fig1.blk"}, false},
+	} {
+		args, want := tc.args, tc.want
+		out, _, _ := icgen(append([]string{"explore", "--json"}, args...)...)
+		var r struct {
+			All *bool `json:"final_states_all"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.All == nil || *r.All != want {
+			t.Errorf("%v: final_states_all want %v: %v\n%s", args, want, err, out)
 		}
 	}
 }
