@@ -94,6 +94,18 @@ well as up, and it is marked as an estimate. --json turns the line off;
 --progress shows it in any case, as plain lines, one a second, where
 stderr is not a terminal. stdout is never touched.
 
+--json prints one object: file, params, algo, dependency, whole_arrays,
+assume_no_overflow (when given), traces (complete), blocked, covered
+(don't-do stops), states (events executed), max_dnd (MD), longest (the
+events of the longest sequence: MS - 1), final_states, final_states_all
+(they are all of dfs's: false with observers without --observe-final, with
+--assume-no-overflow, or when the run stopped early), seconds, memory_mib,
+stopped_early (when it did: timeout, max states, ...) and findings (each
+with kind: violation, invariant or runtime-error; file, line, col,
+message, process, block, schedule, count). A program's errors are
+{file, errors: [{file, line, col, message}]}; any other error is {error,
+exit_code}.
+
 ` + outputFilesHelp + `
 
 Exit code 1 when a violation or runtime error was found, 130 when

@@ -195,3 +195,34 @@ func TestExploreInconsistentICs(t *testing.T) {
 		{"check", []string{"check", "--ics", text, "../../testdata/fig1.blk"}, 1, []string{`inconsistent: its text "z <= -5"`}, nil},
 	})
 }
+
+// TestExploreJSONFieldsDocumented: every field of explore's --json output
+// is named in its --help, with the fields of a finding.
+func TestExploreJSONFieldsDocumented(t *testing.T) {
+	t.Parallel()
+	help, _, _ := icgen("explore", "--help")
+	out, _, _ := icgen("explore", "--json", "--algo", "codpor", "--assume-no-overflow", "--max-states", "4", "../../testdata/regress/guard-float.blk")
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, _, _ = icgen("explore", "--json", "--algo", "dfs", "../../testdata/regress/guard-float.blk")
+	var f struct {
+		Findings []map[string]any `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &f); err != nil || len(f.Findings) == 0 {
+		t.Fatalf("dfs on guard-float: want a finding: %v\n%s", err, out)
+	}
+	keys := map[string]any{}
+	for k, v := range r {
+		keys[k] = v
+	}
+	for k, v := range f.Findings[0] {
+		keys[k] = v
+	}
+	for k := range keys {
+		if !strings.Contains(help, k) {
+			t.Errorf("--json field %s is not in explore --help", k)
+		}
+	}
+}
