@@ -318,7 +318,7 @@ func (x *explorer) reverseNow(i, k int) bool {
 // events of notdep(e, E) before e' that e' happens after (û), then e',
 // then the rest of notdep(e, E) in E's order. Each event moved behind e'
 // does not happen before it and is independent of it, so v reaches the
-// same states; events of a process that may be asleep where v starts
+// same states; events of a process that may be asleep where v runs
 // stay before e' where they lead to it by the plain dependency (see
 // plainBefore). The wakeup tree then starts the reversal with the race's
 // own events where E's order would first explore every event after e
@@ -376,12 +376,35 @@ func (x *explorer) insertWUT(i int, v []*event) {
 // early, e' first of them but for the events before it that it happens
 // after (see reverse).
 func (x *explorer) reversal(i int, tail []int, early bool) []*event {
-	e, k := x.seq[i], tail[0]
-	v := make([]*event, 0, len(x.seq)-i)
-	var before []bool
-	if early {
-		before = x.plainBefore(i, k)
+	if !early {
+		return x.ordered(i, tail, nil)
 	}
+	// The processes that may be asleep where v's events run depend on
+	// where v goes in the tree, which depends on v: grown until v's path
+	// adds none.
+	asleep := x.maySleep(i)
+	for {
+		v := x.ordered(i, tail, x.plainBefore(i, tail[0], asleep))
+		grew := false
+		if f := x.levels[i]; f.wut != nil {
+			for _, p := range f.wut.leftOf(v) {
+				if !asleep[p] {
+					asleep[p], grew = true, true
+				}
+			}
+		}
+		if !grew {
+			return v
+		}
+	}
+}
+
+// ordered builds reversal's v: E's order, or, with before (early), the
+// events it marks first, then the tail, then the rest.
+func (x *explorer) ordered(i int, tail []int, before []bool) []*event {
+	e, k := x.seq[i], tail[0]
+	early := before != nil
+	v := make([]*event, 0, len(x.seq)-i)
 	first := func(j int) bool { return !early || j < k && before[j] }
 	for j := i + 1; j < len(x.seq); j++ {
 		if j != k && !x.seq[j].virtual && !hb(e, x.seq[j]) && first(j) {
@@ -424,8 +447,7 @@ func (x *explorer) reversal(i int, tail []int, early bool) []*event {
 // seed 702 too, but cost traces where uniform races are many (synth's
 // counts benchmark with --assume-no-overflow: codpor 16,541 complete
 // traces against 15,988).
-func (x *explorer) plainBefore(i, k int) []bool {
-	asleep := x.maySleep(i)
+func (x *explorer) plainBefore(i, k int, asleep map[PID]bool) []bool {
 	before := make([]bool, k+1)
 	before[k] = true
 	for j := k - 1; j > i; j-- {
@@ -442,15 +464,14 @@ func (x *explorer) plainBefore(i, k int) []bool {
 }
 
 // maySleep returns the processes that may be asleep at level i when a
-// sequence inserted into its wakeup tree now is explored: those asleep
-// there now, e's (its branch is under way), and the first of every branch
-// the tree holds (a sequence inserted later goes to the right of them, or
-// below one). Where it goes below one, the branches left of it further
-// down are explored first, and their processes may be asleep there too;
-// they are not counted: counting every process of the tree took DBP(12)
-// back to over 249k states with codpor-ob cut at 60 s. Whether such a
-// process can be kept from running after e' as seed 702's was is not
-// shown; the differential tests and their soaks back this.
+// sequence inserted into its wakeup tree now is explored, wherever it goes
+// in the tree: those asleep there now, e's (its branch is under way), and
+// the first of every branch the tree holds (a sequence inserted later goes
+// to the right of them, or below one). Where it goes below one, the
+// branches left of its path further down are explored first, and their
+// processes sleep there too: reversal adds them (wakeupTree.leftOf), for
+// the path the sequence takes. Counting every process of the tree instead
+// took DBP(12) back to over 249k states with codpor-ob cut at 60 s.
 func (x *explorer) maySleep(i int) map[PID]bool {
 	f := x.levels[i]
 	out := map[PID]bool{x.seq[i].pid: true}

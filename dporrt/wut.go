@@ -151,6 +151,31 @@ func (t *wakeupTree[E, K]) sequences() [][]E {
 // has no happens-before predecessor in v, or when p does not occur in v and
 // its event (the child's) is independent of every event of v.
 func (t *wakeupTree[E, K]) insert(v []E) bool {
+	n, rest := t.descend(v, func(_, next *wuNode[E], was, rest []E) {
+		if t.keep && len(rest) > 0 {
+			// Recorded unless it is the node's own event alone (which
+			// the branch is).
+			next.took = append(next.took, was)
+		}
+	})
+	if n == nil {
+		return false
+	}
+	for _, ev := range rest {
+		c := &wuNode[E]{ev: ev}
+		n.children = append(n.children, c)
+		n = c
+	}
+	return true
+}
+
+// descend follows v down the tree as insert does, calling visit at each
+// node n it passes through with the child next it goes on to, v as it
+// stood at n (was) and what remains of it below next (rest). It returns the
+// node the rest of v would become a new rightmost branch of, and that
+// rest; n is nil where the tree covers v (a leaf reached, or nothing of v
+// left). The tree is not changed.
+func (t *wakeupTree[E, K]) descend(v []E, visit func(n, next *wuNode[E], was, rest []E)) (*wuNode[E], []E) {
 	n := &t.root
 	v = append([]E(nil), v...)
 	for len(v) > 0 {
@@ -161,32 +186,48 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 				next = c
 				if at >= 0 {
 					if t.keep {
-						v = slices.Clone(v) // was is recorded below
+						v = slices.Clone(v) // insert's visit keeps was
 					}
-					v = slices.Delete(v, at, at+1) // v is insert's own copy
+					v = slices.Delete(v, at, at+1) // descend's own copy
 				}
 				break
 			}
 		}
 		if next == nil {
-			for _, ev := range v {
-				c := &wuNode[E]{ev: ev}
-				n.children = append(n.children, c)
-				n = c
-			}
-			return true
+			return n, v
 		}
-		if t.keep && len(v) > 0 {
-			// Recorded unless it is the node's own event alone (which
-			// the branch is).
-			next.took = append(next.took, was)
-		}
+		visit(n, next, was, v)
 		if len(next.children) == 0 && !(t.extend && len(v) > 0) {
-			return false // a leaf: the branch through it covers v
+			return nil, nil // a leaf: the branch through it covers v
 		}
 		n = next
 	}
-	return false
+	return nil, nil
+}
+
+// leftOf returns the processes of the branches that the exploration of v,
+// once inserted, finds explored before it at each node of its path: the
+// children left of the one it follows, and, where it would become a new
+// branch, every child of that node. They may be asleep where v's events
+// run (a process explored at a node sleeps in its later siblings). Empty
+// where the tree covers v.
+func (t *wakeupTree[E, K]) leftOf(v []E) []K {
+	var out []K
+	n, rest := t.descend(v, func(n, next *wuNode[E], _, _ []E) {
+		for _, c := range n.children {
+			if c == next {
+				break
+			}
+			out = append(out, t.proc(c.ev))
+		}
+	})
+	if n == nil || len(rest) == 0 {
+		return nil
+	}
+	for _, c := range n.children {
+		out = append(out, t.proc(c.ev))
+	}
+	return out
 }
 
 // weakInitial reports whether the process of ev is a weak initial of v; at

@@ -115,6 +115,39 @@ func TestWakeupTree(t *testing.T) {
 		})
 	}
 
+	// leftOf names the branches explored before where a sequence would go:
+	// the children left of the one it follows at each node of its path,
+	// and every child of the node it would branch off from; nothing where
+	// the tree covers it. It leaves the tree as it was.
+	t.Run("leftOf", func(t *testing.T) {
+		for _, tc := range []struct{ tree, v, want string }{
+			{"ac bd", "e", "c"},  // below a (e commutes with it), beside c
+			{"ac bd", "d", ""},   // b then d: covered
+			{"q", "r", "q"},      // r depends on q: a root of its own
+			{"qr", "sqp", "r"},   // as "reordering up to independence descends"
+			{"ac bd", "bdc", ""}, // b's branch: covered by its leaf d
+			{"q rp", "rq", "qp"}, // below r, right of q, beside p
+			{"qr", "q", ""},      // a prefix: covered
+			{"s tq", "tp", "sq"}, // below t, right of s, beside q
+		} {
+			tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
+			for _, b := range strings.Fields(tc.tree) {
+				tr.insert(seq(b))
+			}
+			before := wuString(tr)
+			var got strings.Builder
+			for _, p := range tr.leftOf(seq(tc.v)) {
+				got.WriteByte(p)
+			}
+			if got.String() != tc.want {
+				t.Errorf("tree {%s}: leftOf(%s) = %q, want %q", tc.tree, tc.v, got.String(), tc.want)
+			}
+			if after := wuString(tr); after != before {
+				t.Errorf("tree {%s}: leftOf(%s) changed it to %s", tc.tree, tc.v, after)
+			}
+		}
+	})
+
 	t.Run("subtree and remove", func(t *testing.T) {
 		tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
 		tr.insert(seq("qr"))
