@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -413,8 +414,8 @@ func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.
 			args = append(args, "--assume-no-overflow")
 			out.NoOverflow = true
 		}
-	} else {
-		args = append(args, "--dep", b.dep)
+	} else if !info.StaticDep {
+		args = append(args, "--dep", b.dep) // the others refuse --dep dynamic
 	}
 	if b.whole {
 		args = append(args, "--whole-arrays")
@@ -465,8 +466,14 @@ func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.
 		MaxDnD  int     `json:"max_dnd"`
 		Longest int     `json:"longest"`
 		MiB     float64 `json:"memory_mib"` // the child's own peak
+		Algo    string  `json:"algo"`
+		Error   string  `json:"error"` // the child failed: see executeIn
 	}
-	if jerr := json.Unmarshal(stdout.Bytes(), &res); jerr != nil {
+	jerr := json.Unmarshal(stdout.Bytes(), &res)
+	if jerr == nil && res.Algo == "" {
+		jerr = errors.New("not a report") // an error object, or diagnostics
+	}
+	if jerr != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" && err != nil {
 			msg = err.Error()

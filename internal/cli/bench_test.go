@@ -102,3 +102,22 @@ func TestBench(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchChildFailures: bench gives each algorithm only the flags it
+// takes (--dep dynamic, refused by the algorithms that always use the
+// static dependency, goes to sdpor alone), and a run whose child fails
+// shows err, not a row of zeros read from the child's error report.
+func TestBenchChildFailures(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "arr.blk")
+	os.WriteFile(prog, []byte("param N = 2;\nglobal int a[N];\nproc p() { a[0] = 1; }\nproc q() { a[1] = a[0]; }\ninit { spawn p(); spawn q(); }\n"), 0o644)
+	out, stderr, code := icgen("bench", "--dep", "dynamic", "--algos", "sdpor,odpor", "--format", "csv", "--sizes", "arr=2", prog)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if f := strings.Split(lines[len(lines)-1], ","); code != ExitOK || len(lines) != 2 || len(f) < 6 || f[2] != "2" || f[5] != "2" {
+		t.Errorf("--dep dynamic: want 2 traces for each algorithm: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = icgen("bench", "--algos", "sdpor", "--sizes", "arr=0", prog)
+	if code != ExitOK || !strings.Contains(out, "| arr | 0 | err | err | err |") {
+		t.Errorf("a size the program refuses: want err cells: exit %d\n%s%s", code, out, stderr)
+	}
+}
