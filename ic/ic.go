@@ -362,17 +362,39 @@ func sortedUnique(xs []string) []string {
 // stopped, located by line and column, in the file's terms rather than
 // the decoder's Go types.
 func jsonProblem(data []byte, err error) string {
+	// at locates the byte at index off (0-based).
 	at := func(off int64) string {
 		off = min(max(off, 0), int64(len(data)))
 		line := 1 + bytes.Count(data[:off], []byte("\n"))
 		col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
 		return fmt.Sprintf("line %d, col %d", line, col)
 	}
+	// valueStart is where the value that ends before end starts: the
+	// decoder reports a value of the wrong type by the offset after it
+	// (after the bracket of a list or an object).
+	valueStart := func(end int64) int64 {
+		end = min(max(end, 0), int64(len(data)))
+		i := end
+		if i > 0 && data[i-1] == '"' {
+			i--
+			for i > 0 && data[i-1] != '"' {
+				i--
+			}
+			return max(i-1, 0)
+		}
+		for i > 0 && bytes.IndexByte([]byte("+-.0123456789abcdefghijklmnopqrstuvwxyzE"), data[i-1]) >= 0 {
+			i--
+		}
+		if i == end {
+			i-- // a bracket
+		}
+		return max(i, 0)
+	}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return fmt.Sprintf("%s: %s", at(syn.Offset), strings.TrimPrefix(syn.Error(), "json: "))
+		return fmt.Sprintf("%s: %s", at(syn.Offset-1), strings.TrimPrefix(syn.Error(), "json: "))
 	case errors.As(err, &typ):
 		want := map[reflect.Kind]string{reflect.Bool: "true or false", reflect.String: "a string",
 			reflect.Slice: "a list", reflect.Struct: "an object", reflect.Map: "an object", reflect.Pointer: "an object"}[typ.Type.Kind()]
@@ -386,7 +408,7 @@ func jsonProblem(data []byte, err error) string {
 		if typ.Field != "" {
 			field = " for " + typ.Field
 		}
-		return fmt.Sprintf("%s: want %s%s, got %s", at(typ.Offset), want, field, typ.Value)
+		return fmt.Sprintf("%s: want %s%s, got %s", at(valueStart(typ.Offset)), want, field, typ.Value)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the file ends before the JSON does"
 	}

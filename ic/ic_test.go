@@ -310,9 +310,11 @@ func TestHoldsFastPath(t *testing.T) {
 // refused with where and what, in the file's terms (not Go's types).
 func TestParseLocatesJSONProblems(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
-		{"{\"version\": 2,\n ,}", "line 2, col 3: invalid character ','"},
-		{"{\"version\": 2,\n \"pairs\": [{\"constraints\": [{\"expr\": {\"value\": true}}]}]}", "line 2, col 52: want an integer for pairs.constraints.expr.value, got bool"},
-		{"{\"version\": \"2\"}", "want an integer for version, got string"},
+		{"{\"version\": 2,\n ,}", "line 2, col 2: invalid character ','"},
+		{"x", "line 1, col 1: invalid character 'x'"},
+		{"{\"version\": 2,\n \"pairs\": [{\"constraints\": [{\"expr\": {\"value\": true}}]}]}", "line 2, col 48: want an integer for pairs.constraints.expr.value, got bool"},
+		{"{\"version\": \"2\"}", "line 1, col 13: want an integer for version, got string"},
+		{"{\"version\": 2, \"pairs\": {}}", "line 1, col 25: want a list for pairs, got object"},
 		{"{\"version\": 2, \"pairs\": [", "the file ends before the JSON does"},
 		{"", "the file ends before the JSON does"},
 	} {
