@@ -103,8 +103,8 @@ events of the longest sequence: MS - 1), final_states, final_states_all
 stopped_early (when it did: timeout, max states, ...) and findings (each
 with kind: violation, invariant or runtime-error; file, line, col,
 message, process, block, schedule, count). A program's errors are
-{file, errors: [{file, line, col, message}]}; any other error is {error,
-exit_code}.
+{file, errors: [{file, line, col, message}]}; any other error, a usage
+error too, is {error, exit_code}.
 
 ` + outputFilesHelp + `
 

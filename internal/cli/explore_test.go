@@ -95,6 +95,10 @@ func TestExploreCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &fail); err != nil || code != ExitBadInput || fail.Code != ExitBadInput || !strings.Contains(fail.Error, "missing.blk") {
 		t.Errorf("--json on a missing file: exit %d, %v\n%s", code, err, out)
 	}
+	out, _, code = icgen("explore", "--json") // a usage error: no FILE
+	if err := json.Unmarshal([]byte(out), &fail); err != nil || code != ExitBadInput || fail.Code != ExitBadInput || !strings.Contains(fail.Error, "arg") {
+		t.Errorf("--json without FILE: exit %d, %v\n%s", code, err, out)
+	}
 	// final_states_all is the run's promise: not when it stopped early,
 	// nor when overflows were assumed away.
 	for _, tc := range []struct {

@@ -188,22 +188,30 @@ func executeIn(ctx context.Context, e *env, args []string) (code int) {
 		if xe.err != nil {
 			fmt.Fprintf(stderr, "icgen: %v\n", xe.err)
 			if xe.code != ExitInterrupted && jsonAsked(cmd) {
-				// A machine reading stdout gets the error there too, as
-				// it gets a program's diagnostics.
-				writeJSON(e.stdout, struct {
-					Error string `json:"error"`
-					Code  int    `json:"exit_code"`
-				}{xe.err.Error(), xe.code})
+				writeJSONError(e, xe.err, xe.code)
 			}
 		}
 		return xe.code
 	}
 	// cobra's own errors are usage errors: unknown flags or commands, bad args.
 	fmt.Fprintf(stderr, "icgen: %v\n", err)
+	if jsonAsked(cmd) {
+		writeJSONError(e, err, ExitBadInput)
+	}
 	if !strings.Contains(err.Error(), "--help") {
 		fmt.Fprintln(stderr, "Run 'icgen --help' for usage.")
 	}
 	return ExitBadInput
+}
+
+// writeJSONError writes err and the exit code to stdout as JSON: with
+// --json a machine reading stdout gets the error there too, as it gets a
+// program's diagnostics.
+func writeJSONError(e *env, err error, code int) {
+	writeJSON(e.stdout, struct {
+		Error string `json:"error"`
+		Code  int    `json:"exit_code"`
+	}{err.Error(), code})
 }
 
 // jsonAsked reports whether cmd ran with --json.
