@@ -216,9 +216,13 @@ do); ` + staticDepHelp(),
 				}
 			}
 			// A --sizes name that no program run has would be ignored.
+			run := make([]string, len(args))
+			for i, f := range args {
+				run[i] = strings.TrimSuffix(filepath.Base(f), ".blk")
+			}
 			for name := range over {
-				if !slices.ContainsFunc(args, func(f string) bool { return strings.TrimSuffix(filepath.Base(f), ".blk") == name }) {
-					return badInput("--sizes %s=...: no program %s.blk is run here", name, name)
+				if !slices.Contains(run, name) {
+					return badInput("--sizes %s=...: no program %s.blk among those run (%s)", name, name, strings.Join(run, ", "))
 				}
 			}
 			ctx, stop := interruptible(cmd.Context())
