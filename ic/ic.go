@@ -233,7 +233,13 @@ func Parse(data []byte) (*File, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("not an IC file: %s", jsonProblem(data, err))
+		return nil, fmt.Errorf("not an IC file: %s", jsonProblem(data, err, dec.InputOffset()))
+	}
+	if end := dec.InputOffset(); !isEOF(dec) {
+		for end < int64(len(data)) && bytes.IndexByte([]byte(" \t\r\n"), data[end]) >= 0 {
+			end++
+		}
+		return nil, fmt.Errorf("not an IC file: %s", jsonProblem(data, errTrailing, end))
 	}
 	switch {
 	case f.Version == 1:
@@ -358,10 +364,20 @@ func sortedUnique(xs []string) []string {
 	return out
 }
 
+// isEOF reports whether dec has nothing left but white space.
+func isEOF(dec *json.Decoder) bool {
+	_, err := dec.Token()
+	return err == io.EOF
+}
+
+// errTrailing: the file goes on after its JSON object.
+var errTrailing = errors.New("text after the JSON object")
+
 // jsonProblem says what is wrong with the JSON of data where the decoder
 // stopped, located by line and column, in the file's terms rather than
-// the decoder's Go types.
-func jsonProblem(data []byte, err error) string {
+// the decoder's Go types. stopped is the decoder's offset, where err
+// carries none (an unknown field: it has read the field's value).
+func jsonProblem(data []byte, err error, stopped int64) string {
 	// at locates the byte at index off (0-based).
 	at := func(off int64) string {
 		off = min(max(off, 0), int64(len(data)))
@@ -411,6 +427,8 @@ func jsonProblem(data []byte, err error) string {
 		return fmt.Sprintf("%s: want %s%s, got %s", at(valueStart(typ.Offset)), want, field, typ.Value)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the file ends before the JSON does"
+	case err == errTrailing:
+		return fmt.Sprintf("%s: %v", at(stopped), err)
 	}
-	return strings.TrimPrefix(err.Error(), "json: ")
+	return fmt.Sprintf("%s: %s", at(valueStart(stopped)), strings.TrimPrefix(err.Error(), "json: "))
 }

@@ -317,6 +317,8 @@ func TestParseLocatesJSONProblems(t *testing.T) {
 		{"{\"version\": 2, \"pairs\": {}}", "line 1, col 25: want a list for pairs, got object"},
 		{"{\"version\": 2, \"pairs\": [", "the file ends before the JSON does"},
 		{"", "the file ends before the JSON does"},
+		{"{\"version\": 2,\n \"zork\": 1}", "line 2, col 11: unknown field \"zork\""},
+		{"{\"version\": 2}\n junk", "line 2, col 2: text after the JSON object"},
 	} {
 		_, err := Parse([]byte(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "int64") {
