@@ -327,6 +327,9 @@ func readICs(l *loaded, path string) (*ic.File, error) {
 	if f.Hash != l.prog.Hash && f.Program != "" && filepath.Base(f.Program) != filepath.Base(l.path) {
 		return nil, badInput("%s was made for %s, not %s: run icgen synth on %s", path, f.Program, l.path, l.path)
 	}
+	if f.Hash == "" {
+		return nil, badInput("%s names no program hash, so it cannot be checked against %s: run icgen synth on it", path, l.path)
+	}
 	if f.Hash != l.prog.Hash {
 		return nil, badInput("%s was made for another version of %s (its hash %.12s, the program's %.12s): run icgen synth again", path, l.path, f.Hash, l.prog.Hash)
 	}
