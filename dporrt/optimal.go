@@ -348,11 +348,11 @@ func (x *explorer) reverse(i int, tail []int) bool {
 		x.reverseDisabler(i, k)
 		return false
 	}
-	v := x.reversal(i, tail, early)
+	v := x.reversal(i, tail, early) // its failing events judged (failsWhere)
 	if x.ics != nil && len(tail) == 1 && !x.seq[k].virtual {
 		x.coverCS(i, k) // codpor: odpor-cs's check too, where it is safe
 	}
-	x.insertWUT(i, v)
+	x.insertJudged(i, v)
 	return true
 }
 
@@ -360,8 +360,13 @@ func (x *explorer) reverse(i int, tail []int) bool {
 // events are judged where v runs (failsWhere), unless it is redundant
 // there: a process asleep at level i is a weak initial of it.
 func (x *explorer) insertWUT(i int, v []*event) {
-	f := x.levels[i]
 	x.failsWhere(i, v)
+	x.insertJudged(i, v)
+}
+
+// insertJudged is insertWUT for a v whose failing events are judged.
+func (x *explorer) insertJudged(i int, v []*event) {
+	f := x.levels[i]
 	if x.redundant(f, v) {
 		return
 	}
@@ -374,17 +379,22 @@ func (x *explorer) insertWUT(i int, v []*event) {
 // reversal returns the sequence v of reverse: the events after e = seq[i]
 // that do not happen after it, then the events at tail, in E's order; or,
 // early, e' first of them but for the events before it that it happens
-// after (see reverse).
+// after (see reverse). Its failing events are judged where it runs
+// (failsWhere).
 func (x *explorer) reversal(i int, tail []int, early bool) []*event {
 	if !early {
-		return x.ordered(i, tail, nil)
+		v := x.ordered(i, tail, nil)
+		x.failsWhere(i, v)
+		return v
 	}
 	// The processes that may be asleep where v's events run depend on
-	// where v goes in the tree, which depends on v: grown until v's path
-	// adds none.
+	// where v goes in the tree, which depends on v and on which of its
+	// events fail there (a failing event is dependent on every event):
+	// grown until v's path adds none.
 	asleep := x.maySleep(i)
 	for {
 		v := x.ordered(i, tail, x.plainBefore(i, tail[0], asleep))
+		x.failsWhere(i, v)
 		grew := false
 		if f := x.levels[i]; f.wut != nil {
 			for _, p := range f.wut.leftOf(v) {
@@ -428,10 +438,10 @@ func (x *explorer) ordered(i int, tail []int, before []bool) []*event {
 
 // plainBefore marks the events between e = seq[i] and e' = seq[k] that
 // the early order of reverse keeps before e': those that happen before e',
-// and those of a process that may be asleep where the reversal starts (see
-// maySleep) that lead to e' by the dependency the wakeup trees and sleep
-// sets use, a race a constraint showed uniformly independent counting as
-// dependent. With happens-before alone, an event whose edge to e' was
+// and those of a process in asleep (which may be asleep where the
+// reversal's events run: see maySleep and reversal) that lead to e' by the
+// dependency the wakeup trees and sleep sets use, a race a constraint
+// showed uniformly independent counting as dependent. With happens-before alone, an event whose edge to e' was
 // dropped went after e' in the reversal; the sleep sets, which know no
 // constraint, then kept its process asleep where the reversal wanted it
 // run, and codpor missed the order that runs it after e'
