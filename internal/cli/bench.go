@@ -218,7 +218,7 @@ do); ` + staticDepHelp(),
 			// A --sizes name that no program run has would be ignored.
 			run := make([]string, len(args))
 			for i, f := range args {
-				run[i] = strings.TrimSuffix(filepath.Base(f), ".blk")
+				run[i] = benchName(f)
 			}
 			for name := range over {
 				if !slices.Contains(run, name) {
@@ -296,13 +296,17 @@ func parseSizes(s string) ([]int64, error) {
 	return out, nil
 }
 
+// benchName is the name of a benchmark program in the tables and in
+// --sizes: its file name without .blk.
+func benchName(file string) string { return strings.TrimSuffix(filepath.Base(file), ".blk") }
+
 // program runs one benchmark file at each of its sizes.
 func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, error) {
 	l, err := b.e.load(file, false)
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSuffix(filepath.Base(file), ".blk")
+	name := benchName(file)
 	var ns []int64
 	lines := []*regexp.Regexp{b.tab.sizes}
 	for _, t := range benchTables {
