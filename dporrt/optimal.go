@@ -441,10 +441,10 @@ func (x *explorer) ordered(i int, tail []int, before []bool) []*event {
 // and those of a process in asleep (which may be asleep where the
 // reversal's events run: see maySleep and reversal) that lead to e' by the
 // dependency the wakeup trees and sleep sets use, a race a constraint
-// showed uniformly independent counting as dependent. With happens-before alone, an event whose edge to e' was
-// dropped went after e' in the reversal; the sleep sets, which know no
-// constraint, then kept its process asleep where the reversal wanted it
-// run, and codpor missed the order that runs it after e'
+// showed uniformly independent counting as dependent. With happens-before
+// alone, an event whose edge to e' was dropped went after e' in the
+// reversal; the sleep sets, which know no constraint, then kept its
+// process asleep where the reversal wanted it run, and codpor missed the order that runs it after e'
 // (testdata/regress/codpor-plain-before.blk, progen seed 702: p2's first
 // block went after p3's second, into p3's branch, where p2 was asleep from
 // its own branch and stayed asleep past p3's second block by a uniform
