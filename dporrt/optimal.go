@@ -444,7 +444,8 @@ func (x *explorer) ordered(i int, tail []int, before []bool) []*event {
 // showed uniformly independent counting as dependent. With happens-before
 // alone, an event whose edge to e' was dropped went after e' in the
 // reversal; the sleep sets, which know no constraint, then kept its
-// process asleep where the reversal wanted it run, and codpor missed the order that runs it after e'
+// process asleep where the reversal wanted it run, and codpor missed the
+// order that runs it after e'
 // (testdata/regress/codpor-plain-before.blk, progen seed 702: p2's first
 // block went after p3's second, into p3's branch, where p2 was asleep from
 // its own branch and stayed asleep past p3's second block by a uniform
