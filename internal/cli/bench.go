@@ -466,23 +466,35 @@ func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.
 		break
 	}
 	var res struct {
-		Traces  int     `json:"traces"`
-		States  int     `json:"states"`
-		Finals  int     `json:"final_states"`
-		Seconds float64 `json:"seconds"`
-		Cut     string  `json:"stopped_early"`
-		MaxDnD  int     `json:"max_dnd"`
-		Longest int     `json:"longest"`
-		MiB     float64 `json:"memory_mib"` // the child's own peak
-		Algo    string  `json:"algo"`
-		Error   string  `json:"error"` // the child failed: see executeIn
+		Traces  int        `json:"traces"`
+		States  int        `json:"states"`
+		Finals  int        `json:"final_states"`
+		Seconds float64    `json:"seconds"`
+		Cut     string     `json:"stopped_early"`
+		MaxDnD  int        `json:"max_dnd"`
+		Longest int        `json:"longest"`
+		MiB     float64    `json:"memory_mib"` // the child's own peak
+		Algo    string     `json:"algo"`
+		Error   string     `json:"error"` // the child failed: see executeIn
+		Errors  []struct { // the program failed to load at n
+			Line    int    `json:"line"`
+			Col     int    `json:"col"`
+			Message string `json:"message"`
+		} `json:"errors"`
 	}
 	jerr := json.Unmarshal(stdout.Bytes(), &res)
 	if jerr == nil && res.Algo == "" {
 		jerr = errors.New("not a report") // an error object, or diagnostics
 	}
 	if jerr != nil {
-		msg := strings.TrimSpace(stderr.String())
+		msg := res.Error // the child's own report of its error
+		if len(res.Errors) > 0 {
+			d := res.Errors[0]
+			msg = fmt.Sprintf("%s:%d:%d: %s", file, d.Line, d.Col, d.Message)
+		}
+		if msg == "" {
+			msg = strings.TrimSpace(stderr.String())
+		}
 		if msg == "" && err != nil {
 			msg = err.Error()
 		}

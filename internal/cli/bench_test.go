@@ -120,4 +120,9 @@ func TestBenchChildFailures(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "| arr | 0 | err | err | err |") {
 		t.Errorf("a size the program refuses: want err cells: exit %d\n%s%s", code, out, stderr)
 	}
+	// The JSON says why, located in the program.
+	out, stderr, code = icgen("bench", "--algos", "sdpor", "--sizes", "arr=0", "--format", "json", prog)
+	if code != ExitOK || !strings.Contains(out, "arr.blk:2:12: array a has size 0") {
+		t.Errorf("a size the program refuses: want its error in the JSON: exit %d\n%s%s", code, out, stderr)
+	}
 }
