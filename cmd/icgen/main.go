@@ -6,6 +6,10 @@ import (
 	"os"
 
 	"github.com/icgen/icgen/internal/cli"
+	"github.com/icgen/icgen/internal/gctune"
 )
 
-func main() { os.Exit(cli.Execute(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	gctune.Start(gctune.DefaultFloor)
+	os.Exit(cli.Execute(os.Args[1:], os.Stdout, os.Stderr))
+}
