@@ -169,6 +169,17 @@ func BenchmarkClone(b *testing.B) {
 	b.ReportMetric(float64(len(st.Procs)), "procs")
 }
 
+// BenchmarkCloneInto is Clone into the same state over and over, as the
+// explorers' state checks and snapshots reuse dropped ones.
+func BenchmarkCloneInto(b *testing.B) {
+	st := midFib(b)
+	var c *State
+	for b.Loop() {
+		c = st.CloneInto(c)
+	}
+	b.ReportMetric(float64(len(st.Procs)), "procs")
+}
+
 func BenchmarkHash(b *testing.B) {
 	st := midFib(b)
 	for b.Loop() {

@@ -29,7 +29,7 @@ func (x *explorer) detour(i int, prefix bool, f func()) {
 		suffix = slices.Clone(x.seq[i:])
 		x.st.Undo(x.seq[i].mark)
 		if size := x.st.size(); x.snapBytes+size <= x.snapLimit {
-			lv.snap, lv.snapSize = x.st.Clone(), size
+			lv.snap, lv.snapSize = x.st.CloneInto(x.reuseSnap()), size
 			x.snapBytes += size
 			x.restore(i, suffix)
 			suffix = nil
@@ -58,12 +58,31 @@ func (x *explorer) detour(i int, prefix bool, f func()) {
 	}
 }
 
-// dropSnap frees the snapshot of a level that is left.
+// dropSnap frees the snapshot of a level that is left, keeping its memory
+// for the next snapshot taken (see reuseSnap).
 func (x *explorer) dropSnap(lv *level) {
 	if lv.snap != nil {
 		x.snapBytes -= lv.snapSize
+		if len(x.freeSnaps) < maxFreeSnaps {
+			x.freeSnaps = append(x.freeSnaps, lv.snap)
+		}
 		lv.snap, lv.snapSize = nil, 0
 	}
+}
+
+// maxFreeSnaps is how many dropped snapshots are kept for reuse.
+const maxFreeSnaps = 4
+
+// reuseSnap returns a dropped snapshot to clone into, or nil.
+func (x *explorer) reuseSnap() *State {
+	n := len(x.freeSnaps)
+	if n == 0 {
+		return nil
+	}
+	st := x.freeSnaps[n-1]
+	x.freeSnaps[n-1] = nil
+	x.freeSnaps = x.freeSnaps[:n-1]
+	return st
 }
 
 // restore brings the state back to the sequence prefix..suffix after a

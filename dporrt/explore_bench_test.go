@@ -4,17 +4,17 @@ import (
 	"testing"
 )
 
-// BenchmarkExplore reports events per second of dfs, sdpor, csdpor, odpor
-// and odpor-ob on
-// fib (N = 4: every res process conflicts, so interleavings grow fast).
-// csdpor's events include those of the reversed orders it runs. cdpor needs
-// an IC file; package synth measures it.
+// BenchmarkExplore reports events per second of dfs, sdpor, csdpor, odpor,
+// odpor-ob and odpor-cs on fib (N = 4: every res process conflicts, so
+// interleavings grow fast). csdpor's and odpor-cs's events include those of
+// the reversed orders they run. cdpor needs an IC file; package synth
+// measures it.
 func BenchmarkExplore(b *testing.B) {
 	m, err := New(compileFile(b, "../testdata/fib.blk"), map[string]int64{"N": 4})
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, algo := range []Algorithm{DFS, SDPOR, CSDPOR, ODPOR, ODPOB} {
+	for _, algo := range []Algorithm{DFS, SDPOR, CSDPOR, ODPOR, ODPOB, ODPCS} {
 		b.Run(string(algo), func(b *testing.B) {
 			states := benchExplore(b, m, Options{Algo: algo, MaxStates: 200000})
 			b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "events/s")

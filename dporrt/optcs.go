@@ -536,9 +536,9 @@ func (x *explorer) sameRuns(a, b []PID) bool {
 	if !x.runClean(b) || x.st.Hash() != h {
 		return false
 	}
-	want := x.st.Clone()
+	x.want = x.st.CloneInto(x.want)
 	x.st.Undo(mark)
-	return x.runClean(a) && x.st.Equal(want)
+	return x.runClean(a) && x.st.Equal(x.want)
 }
 
 // reverseObservedCS reverses the race of two writes e = seq[i] and

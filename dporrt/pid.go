@@ -29,6 +29,7 @@ type pidNode struct {
 	parent, jump *pidNode
 	n            int32 // spawn index among the parent's children, 1-based
 	depth        int32 // number of components; the root has 0
+	serial       int32 // 1, 2, ... in the order the table made them (see State.Find)
 	kids         []*pidNode
 	far          map[int32]*pidNode
 }
@@ -36,8 +37,9 @@ type pidNode struct {
 // pidTable interns the PIDs of a machine. It is safe for concurrent use:
 // states of one machine may run in different goroutines.
 type pidTable struct {
-	mu   sync.Mutex
-	root pidNode // the parent of init's spawns (its kids only are used)
+	mu    sync.Mutex
+	root  pidNode // the parent of init's spawns (its kids only are used)
+	count int32   // the nodes made so far
 }
 
 // child returns the id of the n-th process (1-based) spawned by p; the
@@ -55,7 +57,8 @@ func (t *pidTable) child(p PID, n int32) PID {
 	if c, ok := parent.far[n]; ok {
 		return PID{c}
 	}
-	c := &pidNode{parent: p.n, n: n, depth: p.depth() + 1}
+	t.count++
+	c := &pidNode{parent: p.n, n: n, depth: p.depth() + 1, serial: t.count}
 	if j := p.n.jumpNode(); p.depth()-j.depthOf() == j.depthOf()-j.jumpNode().depthOf() {
 		c.jump = j.jumpNode()
 	} else {

@@ -119,9 +119,10 @@ type State struct {
 	Procs      []*Process
 	Violations []Violation
 	rootSpawn  int32
-	// byPID finds a process's index by its id; nil until Find needs it
-	// (a clone starts without).
-	byPID map[PID]int32
+	// byPID finds a process's index by its id: by the id's serial number,
+	// the index + 1 (0: none); nil until Find needs it. An entry left by a
+	// process that Undo removed is not cleared: Find checks the process.
+	byPID []int32
 	// count has, by point (Machine.pointID), the number of live processes
 	// standing there; at lists them for the points with an await guard,
 	// and pos is each process's place in its list (-1 elsewhere). The
@@ -130,6 +131,11 @@ type State struct {
 	count []int32
 	at    [][]int32
 	pos   []int32
+
+	// procs and locals hold a clone's processes and their locals (see
+	// CloneInto); nil in a state that was not cloned.
+	procs  []Process
+	locals []int64
 
 	log     []undo
 	logging bool
@@ -186,9 +192,6 @@ func (s *State) Undo(mark int) {
 		case undoProcs:
 			for j := len(s.Procs) - 1; j >= int(u.a); j-- {
 				s.leave(j)
-				if s.byPID != nil {
-					delete(s.byPID, s.Procs[j].ID)
-				}
 			}
 			s.Procs, s.pos = s.Procs[:u.a], s.pos[:u.a]
 		case undoViol:
@@ -200,22 +203,40 @@ func (s *State) Undo(mark int) {
 
 // Find returns the index in Procs of the process with id pid, or -1.
 func (s *State) Find(pid PID) int {
+	if pid.n == nil {
+		return -1
+	}
 	if s.byPID == nil {
-		s.byPID = make(map[PID]int32, len(s.Procs))
+		s.byPID = []int32{}
 		for i, p := range s.Procs {
-			s.byPID[p.ID] = int32(i)
+			s.indexPID(p.ID, i)
 		}
 	}
-	if i, ok := s.byPID[pid]; ok {
-		return int(i)
+	if n := pid.n.serial; int(n) < len(s.byPID) {
+		// The entry may be stale (see byPID), and an id of another
+		// machine may have the serial number of one of ours.
+		if i := int(s.byPID[n]) - 1; i >= 0 && i < len(s.Procs) && s.Procs[i].ID == pid {
+			return i
+		}
 	}
 	return -1
+}
+
+// indexPID records that the process with id pid is Procs[i].
+func (s *State) indexPID(pid PID, i int) {
+	n := int(pid.n.serial)
+	if l := len(s.byPID); n >= l {
+		t := max(n+1, 2*l)
+		s.byPID = slices.Grow(s.byPID, t-l)[:t]
+		clear(s.byPID[l:]) // what a reused array held past its end
+	}
+	s.byPID[n] = int32(i + 1)
 }
 
 // addProc appends a process standing where its Point says.
 func (s *State) addProc(p *Process) {
 	if s.byPID != nil {
-		s.byPID[p.ID] = int32(len(s.Procs))
+		s.indexPID(p.ID, len(s.Procs))
 	}
 	s.Procs = append(s.Procs, p)
 	s.pos = append(s.pos, -1)
@@ -264,38 +285,53 @@ func (s *State) leave(i int) {
 
 // Clone returns an independent copy of the state (without its undo log).
 // It costs time and memory in proportion to the globals and the processes.
-func (s *State) Clone() *State {
-	c := &State{m: s.m, rootSpawn: s.rootSpawn, logging: s.logging}
-	c.Store = slices.Clone(s.Store)
-	c.Violations = slices.Clone(s.Violations)
-	// One allocation for the processes and one for all their locals.
-	c.Procs = make([]*Process, len(s.Procs))
-	procs := make([]Process, len(s.Procs))
+func (s *State) Clone() *State { return s.CloneInto(nil) }
+
+// CloneInto is Clone into c, whose memory it reuses where it is large
+// enough (a state cloned before and no longer used); with c nil it
+// allocates a new one. c must not be s.
+func (s *State) CloneInto(c *State) *State {
+	if c == nil {
+		c = &State{}
+	}
+	*c = State{m: s.m, rootSpawn: s.rootSpawn, logging: s.logging,
+		Store: append(c.Store[:0], s.Store...), Violations: append(c.Violations[:0], s.Violations...),
+		Procs: c.Procs[:0], procs: c.procs[:0], locals: c.locals[:0],
+		pos: append(c.pos[:0], s.pos...), count: append(c.count[:0], s.count...), at: c.at}
+	if s.byPID != nil {
+		c.byPID = append(c.byPID[:0], s.byPID...)
+	}
+	// The processes and their locals each in one array (c's own, so that
+	// a later CloneInto can reuse them).
 	n := 0
 	for _, p := range s.Procs {
 		n += len(p.Locals)
 	}
-	locals := make([]int64, n)
+	c.locals = slices.Grow(c.locals, n)[:n]
+	c.procs = slices.Grow(c.procs, len(s.Procs))[:len(s.Procs)]
+	locals := c.locals
 	for i, p := range s.Procs {
-		procs[i] = *p
+		c.procs[i] = *p
 		k := copy(locals, p.Locals)
-		procs[i].Locals, locals = locals[:k:k], locals[k:]
-		c.Procs[i] = &procs[i]
+		c.procs[i].Locals, locals = locals[:k:k], locals[k:]
+		c.Procs = append(c.Procs, &c.procs[i])
 	}
-	c.pos = slices.Clone(s.pos)
-	c.count = slices.Clone(s.count)
 	if s.at != nil {
-		c.at = make([][]int32, len(s.at))
-		for _, id := range s.m.guarded {
-			c.at[id] = slices.Clone(s.at[id])
+		if len(c.at) != len(s.at) {
+			c.at = make([][]int32, len(s.at))
 		}
+		for _, id := range s.m.guarded {
+			c.at[id] = append(c.at[id][:0], s.at[id]...)
+		}
+	} else {
+		c.at = nil
 	}
 	return c
 }
 
 // size estimates the bytes a clone of the state takes.
 func (s *State) size() int {
-	n := 8*len(s.Store) + 100*len(s.Procs) + 64*len(s.Violations)
+	n := 8*len(s.Store) + 100*len(s.Procs) + 64*len(s.Violations) + 4*len(s.byPID)
 	for _, p := range s.Procs {
 		n += 8 * len(p.Locals)
 	}

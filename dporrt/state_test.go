@@ -2,6 +2,7 @@ package dporrt
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -241,6 +242,29 @@ func dfsClone(t *testing.T, st *State, finals map[string]int) {
 	}
 }
 
+// dfsCloneInto is dfsClone with each clone made into a state dropped
+// before (CloneInto), as the explorers' snapshots are: a copy that kept
+// memory of the state it reused would reach other final states.
+func dfsCloneInto(t *testing.T, st *State, finals map[string]int, free *[]*State) {
+	en := st.EnabledProcs(nil)
+	if len(en) == 0 {
+		finals[stateText(st)]++
+		return
+	}
+	for _, i := range en {
+		var reuse *State
+		if n := len(*free); n > 0 {
+			reuse, *free = (*free)[n-1], (*free)[:n-1]
+		}
+		c := st.CloneInto(reuse)
+		if ev := c.Step(i); ev.Err != nil {
+			t.Fatal(ev.Err)
+		}
+		dfsCloneInto(t, c, finals, free)
+		*free = append(*free, c)
+	}
+}
+
 // TestDFSUndo explores all interleavings of small programs with Mark/Undo
 // and compares the final states (with their number of runs) to an
 // exploration that steps clones instead.
@@ -274,6 +298,11 @@ func TestDFSUndo(t *testing.T) {
 				t.Errorf("log not empty after the exploration: %d", st.Mark())
 			}
 			dfsClone(t, st, byClone)
+			byCloneInto, free := map[string]int{}, []*State{}
+			dfsCloneInto(t, st, byCloneInto, &free)
+			if !maps.Equal(byCloneInto, byClone) {
+				t.Errorf("clones made into dropped states reach %d final states, new clones %d", len(byCloneInto), len(byClone))
+			}
 			runs := 0
 			for _, n := range byUndo {
 				runs += n
@@ -587,5 +616,64 @@ init { spawn w(); spawn w(); spawn w(); spawn w(); }
 	y.Violations = []Violation{vs[0]}
 	if x.Equal(y) || x.Hash() == y.Hash() {
 		t.Errorf("violation counted once vs twice: Equal=%v", x.Equal(y))
+	}
+}
+
+// TestFind checks Find against a scan of Procs as processes are spawned
+// and undone, in clones (made new and into dropped states), and with the
+// ids of another machine of the same program, whose serial numbers are
+// those of ours.
+func TestFind(t *testing.T) {
+	t.Parallel()
+	src := `global int x;
+proc c(int v) { x = v; }
+proc p() { spawn c(1); yield; spawn c(2); spawn c(3); }
+init { spawn p(); spawn p(); }`
+	m, other := newMachine(t, src, nil), newMachine(t, src, nil)
+	st, rerr := m.Initial()
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	check := func(st *State, when string) {
+		t.Helper()
+		for i, p := range st.Procs {
+			if got := st.Find(p.ID); got != i {
+				t.Errorf("%s: Find(%s) = %d, want %d", when, p.ID, got, i)
+			}
+			foreign, err := other.ParsePID(p.ID.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.Find(foreign); got != -1 {
+				t.Errorf("%s: Find of the other machine's %s = %d, want -1", when, foreign, got)
+			}
+		}
+		for _, gone := range []string{"1.9", "2.2.1", "3"} {
+			if pid, err := m.ParsePID(gone); err != nil || st.Find(pid) != -1 {
+				t.Errorf("%s: Find(%s) = %d, want -1 (%v)", when, gone, st.Find(pid), err)
+			}
+		}
+		if st.Find(PID{}) != -1 {
+			t.Errorf("%s: the root is found", when)
+		}
+	}
+	check(st, "initial")
+	var dropped *State
+	marks := []int{}
+	for step := 0; ; step++ {
+		en := st.EnabledProcs(nil)
+		if len(en) == 0 {
+			break
+		}
+		marks = append(marks, st.Mark())
+		st.Step(en[step%len(en)])
+		check(st, fmt.Sprintf("step %d", step))
+		check(st.Clone(), fmt.Sprintf("clone at step %d", step))
+		dropped = st.CloneInto(dropped)
+		check(dropped, fmt.Sprintf("clone into a dropped state at step %d", step))
+	}
+	for k := len(marks) - 1; k >= 0; k-- {
+		st.Undo(marks[k])
+		check(st, fmt.Sprintf("undone to step %d", k))
 	}
 }
