@@ -7,10 +7,6 @@ import (
 	"github.com/icgen/icgen/internal/gctune"
 )
 
-// TestMain lets the heap grow to gctune.DefaultFloor before collecting, as
-// the icgen command does: the explorations of these tests allocate fast over
-// a small live heap.
-func TestMain(m *testing.M) {
-	gctune.Start(gctune.DefaultFloor)
-	os.Exit(m.Run())
-}
+// TestMain lets the heap grow before collecting, as the icgen command does:
+// these tests explore programs, which allocates fast over a small live heap.
+func TestMain(m *testing.M) { os.Exit(gctune.Main(m)) }

@@ -105,3 +105,11 @@ func (t *tuner) adjust() {
 	debug.SetGCPercent(Percent(v[0], v[1]+v[2], t.floor))
 	t.arm()
 }
+
+// Main runs a test binary's tests (m is its *testing.M) with the floor the
+// icgen command keeps, and returns their exit code: TestMain is
+// os.Exit(gctune.Main(m)).
+func Main(m interface{ Run() int }) int {
+	Start(DefaultFloor)
+	return m.Run()
+}

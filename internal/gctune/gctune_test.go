@@ -82,3 +82,15 @@ func TestStartLeavesUserSettings(t *testing.T) {
 		t.Errorf("with GOGC set, the percentage went from %d to %d", before, p)
 	}
 }
+
+type fakeTests struct{ ran bool }
+
+func (f *fakeTests) Run() int { f.ran = true; return 3 }
+
+func TestMainRuns(t *testing.T) {
+	t.Setenv("GOGC", "100") // leave this process's collector alone
+	f := &fakeTests{}
+	if code := Main(f); code != 3 || !f.ran {
+		t.Errorf("Main returned %d, ran %v; want the tests' code 3", code, f.ran)
+	}
+}
