@@ -28,7 +28,11 @@ func (x *explorer) detour(i int, prefix bool, f func()) {
 	if lv.snap == nil {
 		suffix = slices.Clone(x.seq[i:])
 		x.st.Undo(x.seq[i].mark)
-		if size := x.st.size(); x.snapBytes+size <= x.snapLimit {
+		size := x.st.size()
+		if x.snapBytes+x.freeBytes+size > x.snapLimit {
+			x.freeSnaps, x.freeBytes = nil, 0 // the bound counts them
+		}
+		if x.snapBytes+size <= x.snapLimit {
 			lv.snap, lv.snapSize = x.st.CloneInto(x.reuseSnap()), size
 			x.snapBytes += size
 			x.restore(i, suffix)
@@ -59,12 +63,14 @@ func (x *explorer) detour(i int, prefix bool, f func()) {
 }
 
 // dropSnap frees the snapshot of a level that is left, keeping its memory
-// for the next snapshot taken (see reuseSnap).
+// for the next snapshot taken (see reuseSnap). Kept snapshots count
+// against the bound on snapshots (maxSnapBytes) as the live ones do.
 func (x *explorer) dropSnap(lv *level) {
 	if lv.snap != nil {
 		x.snapBytes -= lv.snapSize
 		if len(x.freeSnaps) < maxFreeSnaps {
-			x.freeSnaps = append(x.freeSnaps, lv.snap)
+			x.freeSnaps = append(x.freeSnaps, freeSnap{lv.snap, lv.snapSize})
+			x.freeBytes += lv.snapSize
 		}
 		lv.snap, lv.snapSize = nil, 0
 	}
@@ -73,16 +79,23 @@ func (x *explorer) dropSnap(lv *level) {
 // maxFreeSnaps is how many dropped snapshots are kept for reuse.
 const maxFreeSnaps = 4
 
+// freeSnap is a dropped snapshot and the bytes it was counted for.
+type freeSnap struct {
+	st   *State
+	size int
+}
+
 // reuseSnap returns a dropped snapshot to clone into, or nil.
 func (x *explorer) reuseSnap() *State {
 	n := len(x.freeSnaps)
 	if n == 0 {
 		return nil
 	}
-	st := x.freeSnaps[n-1]
-	x.freeSnaps[n-1] = nil
+	f := x.freeSnaps[n-1]
+	x.freeSnaps[n-1] = freeSnap{}
 	x.freeSnaps = x.freeSnaps[:n-1]
-	return st
+	x.freeBytes -= f.size
+	return f.st
 }
 
 // restore brings the state back to the sequence prefix..suffix after a

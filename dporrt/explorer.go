@@ -265,7 +265,8 @@ type explorer struct {
 	born       map[PID]int // per process id, the position of the event that created it (with ics)
 	spare      []*event    // the sequence of detours that need no prefix
 	want       *State      // scratch of sameRuns
-	freeSnaps  []*State    // dropped snapshots, whose memory the next ones reuse (see dropSnap)
+	freeSnaps  []freeSnap  // dropped snapshots, whose memory the next ones reuse (see dropSnap)
+	freeBytes  int         // their sizes
 	// detouring is set while a detour runs on a level's snapshot.
 	detouring bool
 	// The processes enabled at the current end of the sequence, ordered by

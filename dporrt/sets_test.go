@@ -375,31 +375,61 @@ func TestPIDBag(t *testing.T) {
 }
 
 // TestMemoryBounds: past the bound on kept final states, finals are
-// counted by hash, not kept; past the bound on snapshots, csdpor reaches a
-// race's state by undoing and replaying. Neither changes what is explored.
+// counted by hash, not kept; past the bound on snapshots, csdpor and
+// odpor-cs reach a race's state by undoing and replaying. With room for
+// about two snapshots, dropped ones are kept for reuse only while the live
+// and kept ones stay within the bound. None of it changes what is
+// explored.
 func TestMemoryBounds(t *testing.T) {
 	t.Parallel()
 	for name, m := range enabledPrograms(t) {
-		for _, algo := range []Algorithm{SDPOR, CSDPOR} {
+		for _, algo := range []Algorithm{SDPOR, CSDPOR, ODPCS} {
 			want, err := Explore(m, Options{Algo: algo, MaxStates: 5000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := explore(m, Options{Algo: algo, MaxStates: 5000}, func(x *explorer, depth int) {
-				if depth == 0 {
-					x.finalLimit, x.snapLimit = 0, 0
+			for _, room := range []string{"none", "two snapshots"} {
+				over := false
+				var xp *explorer
+				got, err := explore(m, Options{Algo: algo, MaxStates: 5000}, func(x *explorer, depth int) {
+					xp = x
+					switch {
+					case depth == 0 && room == "none":
+						x.finalLimit, x.snapLimit = 0, 0
+					case depth == 0:
+						x.snapLimit = 2 * x.st.size()
+					}
+					over = over || x.snapBytes+x.freeBytes > x.snapLimit
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Stats.Traces != want.Traces || got.Blocked != want.Blocked || got.States != want.States ||
-				got.FinalCount != want.FinalCount || got.FinalCount != len(want.Finals) || len(got.Finals) != 0 {
-				t.Errorf("%s, %s: with no room %d/%d/%d traces/blocked/states, %d finals (%d kept); want %d/%d/%d, %d",
-					name, algo, got.Traces, got.Blocked, got.States, got.FinalCount, len(got.Finals), want.Traces, want.Blocked, want.States, len(want.Finals))
-			}
-			if !slices.Equal(got.findingSites(), want.findingSites()) {
-				t.Errorf("%s, %s: findings %v, want %v", name, algo, got.findingSites(), want.findingSites())
+				// At the end, the live snapshots and the kept ones are
+				// counted as they are.
+				live, kept := 0, 0
+				for _, lv := range xp.levels {
+					if lv.snap != nil {
+						live += lv.snapSize
+					}
+				}
+				for _, f := range xp.freeSnaps {
+					kept += f.size
+				}
+				over = over || live != xp.snapBytes || kept != xp.freeBytes || live+kept > xp.snapLimit
+				if over {
+					t.Errorf("%s, %s, room for %s: the snapshots, live and kept, went past the bound, or the kept ones were miscounted", name, algo, room)
+				}
+				if got.Stats.Traces != want.Traces || got.Blocked != want.Blocked || got.States != want.States ||
+					got.FinalCount != want.FinalCount {
+					t.Errorf("%s, %s, room for %s: %d/%d/%d traces/blocked/states, %d finals; want %d/%d/%d, %d",
+						name, algo, room, got.Traces, got.Blocked, got.States, got.FinalCount, want.Traces, want.Blocked, want.States, want.FinalCount)
+				}
+				if room == "none" && (got.FinalCount != len(want.Finals) || len(got.Finals) != 0) {
+					t.Errorf("%s, %s: with no room %d finals (%d kept); want %d, none kept", name, algo, got.FinalCount, len(got.Finals), len(want.Finals))
+				}
+				if !slices.Equal(got.findingSites(), want.findingSites()) {
+					t.Errorf("%s, %s, room for %s: findings %v, want %v", name, algo, room, got.findingSites(), want.findingSites())
+				}
 			}
 		}
 	}
