@@ -68,7 +68,7 @@ func Start(floor uint64) (stop func()) {
 	t := &tuner{floor: floor, sample: []metrics.Sample{
 		{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"},
 	}}
-	old := debug.SetGCPercent(100)
+	old := debug.SetGCPercent(100) // reads the percentage, put back at once
 	debug.SetGCPercent(old)
 	t.arm()
 	return func() {
