@@ -236,7 +236,7 @@ func Parse(data []byte) (*File, error) {
 		return nil, fmt.Errorf("not an IC file: %s", jsonProblem(data, err, dec.InputOffset()))
 	}
 	if end := dec.InputOffset(); !isEOF(dec) {
-		for end < int64(len(data)) && bytes.IndexByte([]byte(" \t\r\n"), data[end]) >= 0 {
+		for end < int64(len(data)) && strings.IndexByte(" \t\r\n", data[end]) >= 0 {
 			end++
 		}
 		return nil, fmt.Errorf("not an IC file: %s", jsonProblem(data, errTrailing, end))
@@ -398,7 +398,7 @@ func jsonProblem(data []byte, err error, stopped int64) string {
 			}
 			return max(i-1, 0)
 		}
-		for i > 0 && bytes.IndexByte([]byte("+-.0123456789abcdefghijklmnopqrstuvwxyzE"), data[i-1]) >= 0 {
+		for i > 0 && strings.IndexByte("+-.0123456789abcdefghijklmnopqrstuvwxyzE", data[i-1]) >= 0 {
 			i--
 		}
 		if i == end {

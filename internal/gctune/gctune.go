@@ -24,13 +24,13 @@ import (
 // to 6.6 s with Go's default, at a peak resident set of 83 MiB against 21.
 const DefaultFloor = 64 << 20
 
-// Percent is the GC percentage that puts the next collection at floor bytes
+// percent is the GC percentage that puts the next collection at floor bytes
 // of heap, where live bytes of heap survived the last one and the other
 // roots (stacks and globals) take roots bytes. Go's heap goal is the larger
 // of live + (live + roots) * percent / 100 and its minimum heap, 4 MiB
 // scaled by percent / 100, so the percentage is bounded by the floor over
 // 4 MiB too. It is never below Go's default of 100.
-func Percent(live, roots, floor uint64) int {
+func percent(live, roots, floor uint64) int {
 	scan := max(live+roots, 1)
 	if live+scan >= floor {
 		return 100
@@ -102,7 +102,7 @@ func (t *tuner) adjust() {
 			v[i] = s.Value.Uint64()
 		}
 	}
-	debug.SetGCPercent(Percent(v[0], v[1]+v[2], t.floor))
+	debug.SetGCPercent(percent(v[0], v[1]+v[2], t.floor))
 	t.arm()
 }
 

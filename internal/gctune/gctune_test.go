@@ -22,9 +22,9 @@ func TestPercent(t *testing.T) {
 		{0, 0, 64 * mib, 1600},
 		{1 << 50, 0, 1 << 52, 300},
 	} {
-		p := Percent(c.live, c.roots, c.floor)
+		p := percent(c.live, c.roots, c.floor)
 		if p != c.want {
-			t.Errorf("Percent(%d, %d, %d) = %d, want %d", c.live, c.roots, c.floor, p, c.want)
+			t.Errorf("percent(%d, %d, %d) = %d, want %d", c.live, c.roots, c.floor, p, c.want)
 		}
 		if p > 100 {
 			// Go's heap goal is the floor (to a MiB).
