@@ -43,6 +43,8 @@ type Machine struct {
 
 	pids *pidTable // the process ids of its states
 
+	overflow overflowProof // see OverflowFree
+
 	// MaxSteps is the step budget (lang.MaxSteps): the nodes a block may
 	// run outside its in-block loops, and each run of an in-block loop, before
 	// it is stopped with a runtime error (an endless loop). IC files assume

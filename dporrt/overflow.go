@@ -1,0 +1,952 @@
+package dporrt
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// This file proves, where it can, that no run of the program raises an
+// integer overflow: then every overflow guard of the IC file holds in every
+// state a constraint is used in (both orders of a pair from a reachable
+// state are runs of the program), and the uniformity check U⇒ need ask
+// nothing of the guards' globals, which is what --assume-no-overflow
+// assumes without proof (see icIndex.uniformGuard). On the CDPOR
+// benchmarks, whose counters many processes update, the proof gives back
+// the papers' reductions soundly.
+//
+// The proof is an abstract run of every process the program can have, on
+// intervals, in two parts.
+//
+//   - Counters. A global is a counter when every read of it, anywhere in
+//     the program (blocks, funcs, await guards, asserts, invariants), is
+//     the operand of an update l = l + e, l = e + l or l = l - e of a
+//     process's block (an array: l[i] = l[j] + e, cells anywhere), every
+//     write of it after init is such an update, and e reads no counter. Its
+//     value then decides nothing but its own value: no branch, index,
+//     spawn or other global depends on it. Each update moves it by e, so
+//     its values lie within its initial ones widened by the most all the
+//     updates of one run can add (and take away): the sum, over the
+//     processes of the run, of what the updates along each one's path add,
+//     counted over the processes each path spawns. This needs a bounded
+//     run: a process whose path can come back to where it was (same node,
+//     same locals) fails the proof, and so does a spawn chain that comes
+//     back to a process it started from.
+//   - Everything else. Each other global gets an interval that holds in
+//     every reachable state: from the state after init (run concretely),
+//     every process the program can have runs abstractly, its locals known
+//     where they are, reading the globals' intervals, and what it may write
+//     widens them, until they settle (a fixpoint: an invariant of every
+//     run, whatever its length). Where they do not settle within
+//     maxOverflowRounds rounds, the proof fails.
+//
+// A last run, with the counters' bounds, checks every operation of every
+// path: +, -, * and unary minus on intervals that fit in int64, and no
+// MinInt64 / -1. Any operation that may overflow fails the proof; so does
+// a program past the bounds below. A failed proof changes nothing: the
+// guards count, as before.
+
+const (
+	maxOverflowRounds = 64      // fixpoint rounds before giving up
+	maxOverflowSteps  = 1 << 22 // abstract nodes in all, per round
+	maxOverflowDescs  = 1 << 14 // distinct process descriptors, per round
+	maxOverflowStore  = 1 << 16 // global locations
+)
+
+// ival is a closed interval of int64.
+type ival struct{ lo, hi int64 }
+
+var fullRange = ival{math.MinInt64, math.MaxInt64}
+
+func pointIval(v int64) ival { return ival{v, v} }
+
+func (a ival) join(b ival) ival { return ival{min(a.lo, b.lo), max(a.hi, b.hi)} }
+
+// is reports whether a holds the single value v.
+func (a ival) is(v int64) bool { return a.lo == v && a.hi == v }
+
+// overflowProof is the result of Machine.OverflowFree, computed once.
+type overflowProof struct {
+	once sync.Once
+	ok   bool
+	why  string
+}
+
+// OverflowFree reports whether no run of the program can raise an integer
+// overflow (see above), and, when it cannot tell, why. Computed once per
+// machine.
+func (m *Machine) OverflowFree() (bool, string) {
+	p := &m.overflow
+	p.once.Do(func() {
+		a := &ofa{m: m}
+		p.ok = a.prove()
+		p.why = a.why
+	})
+	return p.ok, p.why
+}
+
+// ofa is one overflow proof.
+type ofa struct {
+	m   *Machine
+	why string // why the proof failed
+
+	counter []int               // by global index: its counter number, or -1
+	sites   map[*lang.Node]site // the counters' updates
+	reads   map[lang.Expr]bool  // reads of counters that are update operands
+
+	env   []ival // by store location
+	next  []ival // what this round may write, joined into env
+	check bool   // the last run: flag every operation that may overflow
+	steps int
+
+	descs map[string]*desc // this round's
+	queue []*desc
+}
+
+// site is an update of a counter: l = l + e (sign 1) or l = l - e (-1),
+// read being the operand that reads l.
+type site struct {
+	counter int
+	e, read lang.Expr
+	sign    int
+}
+
+// desc is a process the program can have: a proc started at a node with
+// locals (intervals).
+type desc struct {
+	key    string
+	proc   *lang.Proc
+	node   int
+	locals []ival
+	// cost: for each counter, what the paths of the process and of those
+	// it spawns can add (2c) and take away (2c+1) at most; computed once
+	// (state: 1 under way, 2 done).
+	cost  []int64
+	state int
+}
+
+func (a *ofa) fail(format string, args ...any) bool {
+	if a.why == "" {
+		a.why = fmt.Sprintf(format, args...)
+	}
+	return false
+}
+
+func (a *ofa) prove() bool {
+	m := a.m
+	if m.nstore > maxOverflowStore {
+		return a.fail("the globals take %d locations (at most %d are analysed)", m.nstore, maxOverflowStore)
+	}
+	s, err := m.Initial()
+	if err != nil {
+		return a.fail("init raises a runtime error")
+	}
+	a.findCounters()
+	a.env = make([]ival, m.nstore)
+	for l, v := range s.Store {
+		a.env[l] = pointIval(v)
+	}
+	counterInit := make([]ival, 0)
+	for _, g := range m.Prog.Globals {
+		if a.counter[g.Index] < 0 {
+			continue
+		}
+		off, n := m.offset[g.Index], m.size[g.Index]
+		hull := a.env[off]
+		for l := off; l < off+n; l++ {
+			hull = hull.join(a.env[l])
+			a.env[l] = fullRange // decides nothing: see above
+		}
+		counterInit = append(counterInit, hull)
+	}
+	// The other globals: rounds until what the processes may write adds
+	// nothing.
+	for round := 0; ; round++ {
+		if round == maxOverflowRounds {
+			return a.fail("the globals' values did not settle within %d rounds", maxOverflowRounds)
+		}
+		a.next = slices.Clone(a.env)
+		if !a.runAll(s) {
+			return false
+		}
+		if slices.Equal(a.next, a.env) {
+			break
+		}
+		a.env = a.next
+	}
+	// The counters: their bounds from the most one run's updates can add.
+	total := make([]int64, 2*len(counterInit))
+	a.steps = 0
+	for _, p := range s.Procs {
+		d := a.desc(p.Proc, p.Point.Node, intervals(p.Locals))
+		if !a.costOf(d) || !addCosts(total, d.cost) {
+			return a.fail("%s", a.orWhy("the counters' updates may add up past int64"))
+		}
+	}
+	c := 0
+	for _, g := range m.Prog.Globals {
+		if a.counter[g.Index] < 0 {
+			continue
+		}
+		init := counterInit[c]
+		lo, ok1 := lang.Sub(init.lo, total[2*c+1])
+		hi, ok2 := lang.Add(init.hi, total[2*c])
+		if !ok1 || !ok2 {
+			return a.fail("the updates of %s may take it past int64", g.Name)
+		}
+		off, n := m.offset[g.Index], m.size[g.Index]
+		for l := off; l < off+n; l++ {
+			a.env[l] = ival{lo, hi}
+		}
+		c++
+	}
+	// The last run checks every operation, and the invariants, which are
+	// evaluated after events (an overflow there is a violation).
+	a.check = true
+	a.next = slices.Clone(a.env)
+	if !a.runAll(s) {
+		return false
+	}
+	for _, inv := range m.Prog.Invariants {
+		if _, ok := a.eval(inv.Cond, nil); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *ofa) orWhy(s string) string {
+	if a.why != "" {
+		return a.why
+	}
+	return s
+}
+
+func intervals(vs []int64) []ival {
+	out := make([]ival, len(vs))
+	for i, v := range vs {
+		out[i] = pointIval(v)
+	}
+	return out
+}
+
+// addCosts adds b into a, false on overflow.
+func addCosts(a, b []int64) bool {
+	for i := range a {
+		s, ok := lang.Add(a[i], b[i])
+		if !ok {
+			return false
+		}
+		a[i] = s
+	}
+	return true
+}
+
+// runAll runs every process the program can have once, from the processes
+// of the state after init and those they spawn (this round's descriptors).
+func (a *ofa) runAll(s *State) bool {
+	a.descs, a.queue, a.steps = map[string]*desc{}, nil, 0
+	for _, p := range s.Procs {
+		a.desc(p.Proc, p.Point.Node, intervals(p.Locals))
+	}
+	for len(a.queue) > 0 {
+		d := a.queue[0]
+		a.queue = a.queue[1:]
+		if !a.walk(d, d.node, slices.Clone(d.locals), nil, map[string]int{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// desc returns the descriptor of proc started at node with locals, queued
+// to run when new.
+func (a *ofa) desc(proc *lang.Proc, node int, locals []ival) *desc {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(proc.Index))
+	b.WriteByte('@')
+	b.WriteString(strconv.Itoa(node))
+	for _, v := range locals {
+		b.WriteByte(' ')
+		b.WriteString(strconv.FormatInt(v.lo, 10))
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatInt(v.hi, 10))
+	}
+	key := b.String()
+	if d, ok := a.descs[key]; ok {
+		return d
+	}
+	d := &desc{key: key, proc: proc, node: node, locals: locals}
+	a.descs[key] = d
+	a.queue = append(a.queue, d)
+	return d
+}
+
+// costOf computes d.cost: the paths of d are walked again, each adding the
+// cost of what it spawns (see walk).
+func (a *ofa) costOf(d *desc) bool {
+	switch d.state {
+	case 1:
+		return a.fail("a process can spawn, through its children, one like itself (%s)", d.proc.Name)
+	case 2:
+		return true
+	}
+	d.state = 1
+	d.cost = make([]int64, 2*a.counters())
+	if !a.walk(d, d.node, slices.Clone(d.locals), make([]int64, len(d.cost)), map[string]int{}) {
+		return false
+	}
+	d.state = 2
+	return true
+}
+
+func (a *ofa) counters() int {
+	n := 0
+	for _, c := range a.counter {
+		if c >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// walk runs the proc of d abstractly from node with locals along every
+// path, forking where a branch is not decided. With acc (the cost so far
+// on this path), it counts the counters' updates and the costs of the
+// processes spawned, and keeps the most of each at the path's ends in
+// d.cost. seen marks the branch states of the walk: 1 on the current path
+// (coming back to one is a loop that may not end), 2 done (the same state
+// again has the same future).
+func (a *ofa) walk(d *desc, node int, locals []ival, acc []int64, seen map[string]int) bool {
+	nodes := d.proc.Nodes
+	for node != lang.End {
+		if a.steps++; a.steps > maxOverflowSteps {
+			return a.fail("the processes take more than %d steps to analyse", maxOverflowSteps)
+		}
+		n := nodes[node]
+		switch n.Kind {
+		case lang.NodePoint:
+			if n.Point.Guard != nil {
+				if _, ok := a.eval(n.Point.Guard, locals); !ok {
+					return false
+				}
+			}
+		case lang.NodeAssign:
+			if st, isSite := a.sites[n]; isSite {
+				if !a.update(st, n.Target, locals, acc) {
+					return false
+				}
+				break
+			}
+			v, ok := a.eval(n.Value, locals)
+			if !ok || !a.assign(n.Target, v, locals) {
+				return false
+			}
+		case lang.NodeBranch:
+			c, ok := a.eval(n.Cond, locals)
+			if !ok {
+				return false
+			}
+			if c.is(0) {
+				node = n.Else
+				continue
+			}
+			if !c.is(1) {
+				key := branchKey(node, locals, acc)
+				switch seen[key] {
+				case 1:
+					return a.fail("a loop of %s may not end (%s)", d.proc.Name, n.Pos)
+				case 2:
+					return true
+				}
+				seen[key] = 1
+				if !a.walk(d, n.Next, slices.Clone(locals), slices.Clone(acc), seen) ||
+					!a.walk(d, n.Else, locals, acc, seen) {
+					return false
+				}
+				seen[key] = 2
+				return true
+			}
+			if n.Loop != nil && n.Loop.Points {
+				// A loop decided by the locals that spans blocks: its
+				// states do not come back unless it never ends. (One
+				// inside a block that never ends is a runtime error,
+				// when it runs out of steps; here it runs out of
+				// maxOverflowSteps.)
+				key := branchKey(node, locals, acc)
+				if seen[key] == 1 {
+					return a.fail("a loop of %s may not end (%s)", d.proc.Name, n.Pos)
+				}
+				seen[key] = 1
+				defer delete(seen, key)
+			}
+		case lang.NodeAssert:
+			if _, ok := a.eval(n.Cond, locals); !ok {
+				return false
+			}
+		case lang.NodeSpawn:
+			pr := n.Proc
+			cl := make([]ival, len(pr.Locals))
+			for i := range cl {
+				cl[i] = pointIval(0)
+			}
+			for i, arg := range n.Args {
+				v, ok := a.eval(arg, locals)
+				if !ok {
+					return false
+				}
+				cl[pr.Params[i].Index] = v
+			}
+			if len(a.descs) > maxOverflowDescs {
+				return a.fail("the program has more than %d kinds of process to analyse", maxOverflowDescs)
+			}
+			child := a.desc(pr, pr.Points[0].Node, cl)
+			if acc != nil {
+				if !a.costOf(child) || !addCosts(acc, child.cost) {
+					return a.fail("%s", a.orWhy("the counters' updates may add up past int64"))
+				}
+			}
+		case lang.NodeCall:
+			if _, ok := a.eval(n.Call, locals); !ok {
+				return false
+			}
+		case lang.NodeReturn:
+			node = lang.End
+			continue
+		}
+		node = n.Next
+	}
+	if acc != nil {
+		for i, v := range acc {
+			d.cost[i] = max(d.cost[i], v)
+		}
+	}
+	return true
+}
+
+// update runs a counter's update st, to target: its operands are
+// evaluated (and checked), and with acc what it may add and take away is
+// counted. The addition itself is not checked: its result is a value the
+// counter takes, within the bounds prove computes from these counts, which
+// fit in int64, so it does not overflow.
+func (a *ofa) update(st site, target lang.LValue, locals []ival, acc []int64) bool {
+	if _, ok := a.eval(st.read, locals); !ok {
+		return false
+	}
+	e, ok := a.eval(st.e, locals)
+	if !ok {
+		return false
+	}
+	if acc != nil {
+		up, down := max(0, e.hi), max(0, -e.lo)
+		if e.lo == math.MinInt64 {
+			down = math.MaxInt64
+		}
+		if st.sign < 0 {
+			up, down = down, up
+		}
+		var ok1, ok2 bool
+		acc[2*st.counter], ok1 = lang.Add(acc[2*st.counter], up)
+		acc[2*st.counter+1], ok2 = lang.Add(acc[2*st.counter+1], down)
+		if !ok1 || !ok2 {
+			return a.fail("the updates of a counter may add up past int64")
+		}
+	}
+	return a.assign(target, e, locals) // only its index: see assign
+}
+
+func branchKey(node int, locals []ival, acc []int64) string {
+	b := make([]byte, 0, 8+16*len(locals)+8*len(acc))
+	b = appendInt(b, int64(node))
+	for _, v := range locals {
+		b = appendInt(appendInt(b, v.lo), v.hi)
+	}
+	for _, v := range acc {
+		b = appendInt(b, v)
+	}
+	return string(b)
+}
+
+// assign writes v to t: a local of the walk, or the global locations t
+// may name (joined into this round's writes).
+func (a *ofa) assign(t lang.LValue, v ival, locals []ival) bool {
+	if t.Var.Kind == lang.Local {
+		locals[t.Var.Index] = v
+		return true
+	}
+	off, n := a.m.offset[t.Var.Index], a.m.size[t.Var.Index]
+	first, last := off, off
+	if t.Index != nil {
+		i, ok := a.eval(t.Index, locals)
+		if !ok {
+			return false
+		}
+		lo, hi := max(i.lo, 0), min(i.hi, int64(n-1))
+		if lo > hi {
+			return true // out of bounds on every value: a runtime error
+		}
+		first, last = off+int(lo), off+int(hi)
+	}
+	if a.counter[t.Var.Index] >= 0 {
+		return true // bounded by its updates (see prove)
+	}
+	for l := first; l <= last; l++ {
+		a.next[l] = a.next[l].join(v)
+	}
+	return true
+}
+
+// eval evaluates e on intervals; false when the proof fails (an operation
+// that may overflow, in the last run).
+func (a *ofa) eval(e lang.Expr, locals []ival) (ival, bool) {
+	switch e := e.(type) {
+	case *lang.IntLit:
+		return pointIval(e.Val), true
+	case *lang.BoolLit:
+		if e.Val {
+			return pointIval(1), true
+		}
+		return pointIval(0), true
+	case *lang.ParamRef:
+		return pointIval(a.m.Params[e.Param.Index]), true
+	case *lang.VarRef:
+		if e.Var.Kind == lang.Local {
+			return locals[e.Var.Index], true
+		}
+		return a.env[a.m.offset[e.Var.Index]], true
+	case *lang.IndexExpr:
+		i, ok := a.eval(e.Index, locals)
+		if !ok {
+			return ival{}, false
+		}
+		off, n := a.m.offset[e.Array.Index], a.m.size[e.Array.Index]
+		lo, hi := max(i.lo, 0), min(i.hi, int64(n-1))
+		if lo > hi {
+			return pointIval(0), true // out of bounds: a runtime error
+		}
+		v := a.env[off+int(lo)]
+		for l := off + int(lo) + 1; l <= off+int(hi); l++ {
+			v = v.join(a.env[l])
+		}
+		return v, true
+	case *lang.UnaryExpr:
+		x, ok := a.eval(e.X, locals)
+		if !ok {
+			return ival{}, false
+		}
+		if e.Op == lang.OpNot {
+			return ival{1 - x.hi, 1 - x.lo}, true
+		}
+		if x.lo == math.MinInt64 {
+			return a.overflow(e.At)
+		}
+		return ival{-x.hi, -x.lo}, true
+	case *lang.BinaryExpr:
+		return a.binary(e, locals)
+	case *lang.CallExpr:
+		return a.call(e, locals)
+	}
+	return ival{}, a.fail("unknown expression %T", e)
+}
+
+// overflow is the result of an operation that may overflow: the proof
+// fails in the last run; before it, the value is unknown.
+func (a *ofa) overflow(at lang.Pos) (ival, bool) {
+	if a.check {
+		return ival{}, a.fail("the operation at %s may overflow", at)
+	}
+	return fullRange, true
+}
+
+func (a *ofa) binary(e *lang.BinaryExpr, locals []ival) (ival, bool) {
+	x, ok := a.eval(e.X, locals)
+	if !ok {
+		return ival{}, false
+	}
+	switch e.Op {
+	case lang.OpAnd, lang.OpOr:
+		stop := int64(0) // x decides &&'s value when it is false, ||'s when true
+		if e.Op == lang.OpOr {
+			stop = 1
+		}
+		if x.is(stop) {
+			return x, true
+		}
+		y, ok := a.eval(e.Y, locals)
+		if !ok {
+			return ival{}, false
+		}
+		if x.is(1 - stop) {
+			return y, true
+		}
+		return y.join(pointIval(stop)), true
+	}
+	y, ok := a.eval(e.Y, locals)
+	if !ok {
+		return ival{}, false
+	}
+	switch e.Op {
+	case lang.OpAdd:
+		lo, ok1 := lang.Add(x.lo, y.lo)
+		hi, ok2 := lang.Add(x.hi, y.hi)
+		if !ok1 || !ok2 {
+			return a.overflow(e.At)
+		}
+		return ival{lo, hi}, true
+	case lang.OpSub:
+		lo, ok1 := lang.Sub(x.lo, y.hi)
+		hi, ok2 := lang.Sub(x.hi, y.lo)
+		if !ok1 || !ok2 {
+			return a.overflow(e.At)
+		}
+		return ival{lo, hi}, true
+	case lang.OpMul:
+		r := ival{math.MaxInt64, math.MinInt64}
+		for _, p := range [][2]int64{{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}} {
+			v, ok := lang.Mul(p[0], p[1])
+			if !ok {
+				return a.overflow(e.At)
+			}
+			r = ival{min(r.lo, v), max(r.hi, v)}
+		}
+		return r, true
+	case lang.OpDiv:
+		if x.lo == math.MinInt64 && y.lo <= -1 && -1 <= y.hi {
+			return a.overflow(e.At)
+		}
+		return divIval(x, y), true
+	case lang.OpMod:
+		return modIval(x, y), true
+	}
+	return compareIval(e.Op, x, y), true
+}
+
+// divIval bounds x / y for the nonzero values of y (zero is a runtime
+// error): truncated division is monotone in each operand where the divisor
+// keeps its sign, so the corners of each sign's part bound it.
+func divIval(x, y ival) ival {
+	r := ival{math.MaxInt64, math.MinInt64}
+	part := func(lo, hi int64) {
+		if lo > hi {
+			return
+		}
+		for _, a := range []int64{x.lo, x.hi} {
+			for _, b := range []int64{lo, hi} {
+				v := a / b // MinInt64 / -1 is excluded by the caller
+				r = ival{min(r.lo, v), max(r.hi, v)}
+			}
+		}
+	}
+	part(y.lo, min(y.hi, -1))
+	part(max(y.lo, 1), y.hi)
+	if r.lo > r.hi {
+		return pointIval(0) // y is 0: always a runtime error
+	}
+	return r
+}
+
+// modIval bounds x % y: the remainder has x's sign, and its size is below
+// |y| and at most |x|.
+func modIval(x, y ival) ival {
+	bound := max(absU(y.lo), absU(y.hi))
+	if bound == 0 {
+		return pointIval(0) // y is 0: always a runtime error
+	}
+	m := min(bound-1, max(absU(x.lo), absU(x.hi)))
+	r := ival{0, 0}
+	if x.lo < 0 {
+		r.lo = -int64(m)
+	}
+	if x.hi > 0 {
+		r.hi = int64(m)
+	}
+	return r
+}
+
+// absU is |v| as a uint64 (|MinInt64| fits).
+func absU(v int64) uint64 {
+	if v < 0 {
+		return uint64(-(v + 1)) + 1
+	}
+	return uint64(v)
+}
+
+// compareIval is a comparison on intervals: 0 or 1 where every pair of
+// values decides it the same way, else both.
+func compareIval(op lang.Op, x, y ival) ival {
+	var yes, no bool // some pair makes it true, some false
+	switch op {
+	case lang.OpLt:
+		yes, no = x.lo < y.hi, x.hi >= y.lo
+	case lang.OpLe:
+		yes, no = x.lo <= y.hi, x.hi > y.lo
+	case lang.OpGt:
+		yes, no = x.hi > y.lo, x.lo <= y.hi
+	case lang.OpGe:
+		yes, no = x.hi >= y.lo, x.lo < y.hi
+	case lang.OpEq:
+		yes, no = x.lo <= y.hi && y.lo <= x.hi, !(x.lo == x.hi && y.lo == y.hi && x.lo == y.lo)
+	case lang.OpNe:
+		no, yes = x.lo <= y.hi && y.lo <= x.hi, !(x.lo == x.hi && y.lo == y.hi && x.lo == y.lo)
+	}
+	switch {
+	case yes && !no:
+		return pointIval(1)
+	case no && !yes:
+		return pointIval(0)
+	}
+	return ival{0, 1}
+}
+
+// call runs a func abstractly: its value is the join of what its paths
+// return; what it writes joins this round's writes. Funcs never spawn,
+// yield or recurse (lang), so every path ends.
+func (a *ofa) call(e *lang.CallExpr, locals []ival) (ival, bool) {
+	f := e.Func
+	fl := make([]ival, len(f.Locals))
+	for i := range fl {
+		fl[i] = pointIval(0)
+	}
+	for i, arg := range e.Args {
+		v, ok := a.eval(arg, locals)
+		if !ok {
+			return ival{}, false
+		}
+		fl[f.Params[i].Index] = v
+	}
+	ret := ival{math.MaxInt64, math.MinInt64}
+	if !a.body(f.Nodes, entry(f.Nodes), fl, &ret, map[string]int{}) {
+		return ival{}, false
+	}
+	if ret.lo > ret.hi {
+		return pointIval(0), true
+	}
+	return ret, true
+}
+
+// body walks a func's nodes as walk walks a proc's, joining the values
+// its paths return into ret.
+func (a *ofa) body(nodes []*lang.Node, node int, locals []ival, ret *ival, seen map[string]int) bool {
+	for node != lang.End {
+		if a.steps++; a.steps > maxOverflowSteps {
+			return a.fail("the processes take more than %d steps to analyse", maxOverflowSteps)
+		}
+		n := nodes[node]
+		switch n.Kind {
+		case lang.NodeAssign:
+			v, ok := a.eval(n.Value, locals)
+			if !ok || !a.assign(n.Target, v, locals) {
+				return false
+			}
+		case lang.NodeBranch:
+			c, ok := a.eval(n.Cond, locals)
+			if !ok {
+				return false
+			}
+			if c.is(0) {
+				node = n.Else
+				continue
+			}
+			if !c.is(1) {
+				key := branchKey(node, locals, nil)
+				switch seen[key] {
+				case 1:
+					return a.fail("a loop may not end (%s)", n.Pos)
+				case 2:
+					return true
+				}
+				seen[key] = 1
+				if !a.body(nodes, n.Next, slices.Clone(locals), ret, seen) || !a.body(nodes, n.Else, locals, ret, seen) {
+					return false
+				}
+				seen[key] = 2
+				return true
+			}
+		case lang.NodeAssert:
+			if _, ok := a.eval(n.Cond, locals); !ok {
+				return false
+			}
+		case lang.NodeCall:
+			if _, ok := a.eval(n.Call, locals); !ok {
+				return false
+			}
+		case lang.NodeReturn:
+			if n.Value != nil {
+				v, ok := a.eval(n.Value, locals)
+				if !ok {
+					return false
+				}
+				*ret = ival{min(ret.lo, v.lo), max(ret.hi, v.hi)}
+			}
+			return true
+		default:
+			return a.fail("a func at %s spawns or stops", n.Pos)
+		}
+		node = n.Next
+	}
+	return true
+}
+
+// findCounters sets a.counter, a.sites and a.reads (see the counters
+// above).
+func (a *ofa) findCounters() {
+	prog := a.m.Prog
+	a.counter = make([]int, len(prog.Globals))
+	cand := make([]bool, len(prog.Globals))
+	for _, g := range prog.Globals {
+		cand[g.Index] = g.Type != lang.Bool
+	}
+	isRead := func(e lang.Expr, g *lang.Var) bool {
+		switch e := e.(type) {
+		case *lang.VarRef:
+			return e.Var == g
+		case *lang.IndexExpr:
+			return e.Array == g
+		}
+		return false
+	}
+	a.sites, a.reads = map[*lang.Node]site{}, map[lang.Expr]bool{}
+	type found struct {
+		g    *lang.Var
+		n    *lang.Node
+		e    lang.Expr
+		sign int
+		read lang.Expr
+	}
+	var sites []found
+	for _, pr := range prog.Procs {
+		for _, n := range pr.Nodes {
+			if n.Kind != lang.NodeAssign || n.Target.Var.Kind != lang.Global {
+				continue
+			}
+			g := n.Target.Var
+			b, ok := n.Value.(*lang.BinaryExpr)
+			switch {
+			case ok && b.Op == lang.OpAdd && isRead(b.X, g):
+				sites = append(sites, found{g, n, b.Y, 1, b.X})
+			case ok && b.Op == lang.OpAdd && isRead(b.Y, g):
+				sites = append(sites, found{g, n, b.X, 1, b.Y})
+			case ok && b.Op == lang.OpSub && isRead(b.X, g):
+				sites = append(sites, found{g, n, b.Y, -1, b.X})
+			default:
+				cand[g.Index] = false // written otherwise
+			}
+		}
+	}
+	siteRead := map[lang.Expr]bool{}
+	for _, s := range sites {
+		siteRead[s.read] = true
+	}
+	// Every other read of a global, and every write in a func, rules it
+	// out.
+	var walk func(e lang.Expr)
+	walk = func(e lang.Expr) {
+		switch e := e.(type) {
+		case *lang.VarRef:
+			if e.Var.Kind == lang.Global && !siteRead[e] {
+				cand[e.Var.Index] = false
+			}
+		case *lang.IndexExpr:
+			if !siteRead[e] {
+				cand[e.Array.Index] = false
+			}
+			walk(e.Index)
+		case *lang.UnaryExpr:
+			walk(e.X)
+		case *lang.BinaryExpr:
+			walk(e.X)
+			walk(e.Y)
+		case *lang.CallExpr:
+			for _, x := range e.Args {
+				walk(x)
+			}
+		}
+	}
+	nodes := func(ns []*lang.Node, inFunc bool) {
+		for _, n := range ns {
+			for _, e := range []lang.Expr{n.Value, n.Cond, n.Target.Index} {
+				if e != nil {
+					walk(e)
+				}
+			}
+			for _, e := range n.Args {
+				walk(e)
+			}
+			if n.Call != nil {
+				walk(n.Call)
+			}
+			if n.Point != nil && n.Point.Guard != nil {
+				walk(n.Point.Guard)
+			}
+			if inFunc && n.Kind == lang.NodeAssign && n.Target.Var.Kind == lang.Global {
+				cand[n.Target.Var.Index] = false
+			}
+		}
+	}
+	for _, pr := range prog.Procs {
+		nodes(pr.Nodes, false)
+	}
+	for _, f := range prog.Funcs {
+		nodes(f.Nodes, true)
+	}
+	for _, inv := range prog.Invariants {
+		walk(inv.Cond)
+	}
+	// An update's e may read no counter: its value would then depend on
+	// one.
+	for changed := true; changed; {
+		changed = false
+		for _, s := range sites {
+			if !cand[s.g.Index] {
+				continue
+			}
+			reads := false
+			var look func(e lang.Expr)
+			look = func(e lang.Expr) {
+				switch e := e.(type) {
+				case *lang.VarRef:
+					reads = reads || e.Var.Kind == lang.Global && cand[e.Var.Index]
+				case *lang.IndexExpr:
+					reads = reads || cand[e.Array.Index]
+					look(e.Index)
+				case *lang.UnaryExpr:
+					look(e.X)
+				case *lang.BinaryExpr:
+					look(e.X)
+					look(e.Y)
+				case *lang.CallExpr:
+					reads = true // what a func reads is not looked into
+				}
+			}
+			look(s.e)
+			if s.n.Target.Index != nil {
+				look(s.n.Target.Index)
+			}
+			if ix, ok := s.read.(*lang.IndexExpr); ok {
+				look(ix.Index)
+			}
+			if reads {
+				cand[s.g.Index], changed = false, true
+			}
+		}
+	}
+	c := 0
+	for _, g := range prog.Globals {
+		a.counter[g.Index] = -1
+		if cand[g.Index] {
+			a.counter[g.Index] = c
+			c++
+		}
+	}
+	for _, s := range sites {
+		if cand[s.g.Index] {
+			a.sites[s.n] = site{counter: a.counter[s.g.Index], e: s.e, read: s.read, sign: s.sign}
+			a.reads[s.read] = true
+		}
+	}
+}

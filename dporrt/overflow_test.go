@@ -1,0 +1,219 @@
+package dporrt
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/lang"
+)
+
+// overflows reports whether dfs finds an integer overflow in m, and
+// whether it finished within bound states.
+func overflows(t *testing.T, m *Machine, bound int) (found, done bool) {
+	t.Helper()
+	r, err := Explore(m, Options{Algo: DFS, MaxStates: bound})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if f.Error != nil && f.Error.Kind == ErrOverflow {
+			return true, true
+		}
+	}
+	return false, !r.Cut
+}
+
+// TestOverflowFreeBench: the proof holds on the CDPOR benchmarks, whose
+// counters many processes update (so the papers' reductions need no
+// --assume-no-overflow), and says why where it does not hold: BB's
+// consumers and Lamport's threads spin on globals.
+func TestOverflowFreeBench(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		n    int64
+		ok   bool
+		why  string
+	}{
+		{"fib", 14, true, ""}, {"qs", 25, true, ""}, {"ms", 30, true, ""}, {"pi", 20, true, ""},
+		{"ps", 11, true, ""}, {"reg", 40, true, ""}, {"dbp", 12, true, ""}, {"fr", 9, true, ""},
+		{"lw", 10, true, ""}, {"abs", 5, true, ""}, {"fra", 10, true, ""},
+		{"bb", 6, false, "a loop of consumer may not end"}, {"lam", 2, false, "a loop of thread1 may not end"},
+	} {
+		m, err := New(compileFile(t, "../testdata/bench/"+tc.file+".blk"), map[string]int64{"N": tc.n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, why := m.OverflowFree()
+		if ok != tc.ok || !strings.Contains(why, tc.why) {
+			t.Errorf("%s(%d): OverflowFree = %v, %q; want %v, %q", tc.file, tc.n, ok, why, tc.ok, tc.why)
+		}
+	}
+}
+
+// TestOverflowFreeCounters checks the counters' bounds on programs at the
+// edge of int64, each against dfs: proven only where no run overflows.
+func TestOverflowFreeCounters(t *testing.T) {
+	max := fmt.Sprint(int64(math.MaxInt64))
+	for _, tc := range []struct {
+		name, src string
+		ok        bool
+	}{
+		{"two increments to the top", "global int c = " + max + " - 2;\nproc p() { c = c + 1; }\ninit { spawn p(); spawn p(); }", true},
+		{"three past it", "global int c = " + max + " - 2;\nproc p() { c = c + 1; }\ninit { spawn p(); spawn p(); spawn p(); }", false},
+		{"a loop with yields", "global int c = " + max + " - 6;\nproc p() { int i = 0; while (i < 3) { c = c + 2; yield; i = i + 1; } }\ninit { spawn p(); }", true},
+		{"one more round", "global int c = " + max + " - 6;\nproc p() { int i = 0; while (i < 4) { c = c + 2; yield; i = i + 1; } }\ninit { spawn p(); }", false},
+		{"spawned by spawns", "global int c = " + max + " - 3;\nproc f(int v) { if (v > 0) { spawn f(v - 1); spawn f(v - 1); } else { c = c + 1; } }\ninit { spawn f(2); }", false},
+		{"spawned, fewer", "global int c = " + max + " - 4;\nproc f(int v) { if (v > 0) { spawn f(v - 1); spawn f(v - 1); } else { c = c + 1; } }\ninit { spawn f(2); }", true},
+		{"down", "global int c = -" + max + " + 1;\nproc p() { c = c - 1; }\ninit { spawn p(); spawn p(); }", true},
+		{"down past it", "global int c = -" + max + " + 1;\nproc p() { c = c - 1; }\ninit { spawn p(); spawn p(); spawn p(); }", false},
+		{"by a global", "global int c = " + max + " - 10, d = 3;\nproc p() { c = c + d; }\nproc q() { d = 5; }\ninit { spawn p(); spawn p(); spawn q(); }", true},
+		{"by a global, more", "global int c = " + max + " - 10, d = 3;\nproc p() { c = c + d; }\nproc q() { d = 6; }\ninit { spawn p(); spawn p(); spawn q(); }", false},
+		{"cells", "global int a[2] = {0, " + max + " - 2};\nproc p(int i) { a[i] = a[1 - i] + 1; }\ninit { spawn p(0); spawn p(1); }", true},
+		{"cells past it", "global int a[2] = {0, " + max + " - 2};\nproc p(int i) { a[i] = a[1 - i] + 1; yield; a[i] = a[1 - i] + 1; }\ninit { spawn p(0); spawn p(1); }", false},
+		{"branches", "global int c = " + max + " - 5, g;\nproc p() { if (g > 0) { c = c + 5; } else { c = c + 1; } }\nproc q() { g = 1; }\ninit { spawn p(); spawn q(); }", true},
+		{"read elsewhere", "global int c = 0, d;\nproc p() { c = c + 1; d = c * 4611686018427387904; }\ninit { spawn p(); spawn p(); }", false},
+		{"spin", "global int c, g;\nproc p() { while (g == 0) { c = c + 1; yield; } }\nproc q() { g = 1; }\ninit { spawn p(); spawn q(); }", false},
+		{"settles", "global int x = 1;\nproc p() { x = 3 - x; }\ninit { spawn p(); spawn p(); }", true},
+		{"doubles", "global int x = 1;\nproc p() { x = x * 2; }\ninit { spawn p(); spawn p(); }", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := New(compileSrc(t, tc.src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, why := m.OverflowFree()
+			if ok != tc.ok {
+				t.Errorf("OverflowFree = %v (%s), want %v", ok, why, tc.ok)
+			}
+			if ok == (why != "") {
+				t.Errorf("OverflowFree = %v with reason %q", ok, why)
+			}
+			found, done := overflows(t, m, 100000)
+			if ok && !done {
+				t.Fatal("proven free of overflow, and dfs does not finish")
+			}
+			if ok && found {
+				t.Errorf("proven free of overflow, but dfs finds one")
+			}
+		})
+	}
+}
+
+// TestOverflowFreeOracle checks the proof against dfs wherever it holds:
+// on the example and regression programs, and on generated programs with
+// the globals started near the ends of int64 (one at a time), where
+// overflows abound; and on generated counter programs. Where it holds, dfs
+// must find no overflow.
+func TestOverflowFreeOracle(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*.blk")
+	regress, _ := filepath.Glob("../testdata/regress/*.blk")
+	own, _ := filepath.Glob("testdata/regress/*.blk")
+	runs, proven, found := 0, 0, 0
+	check := func(name string, m *Machine) {
+		ok, why := m.OverflowFree()
+		over, done := overflows(t, m, 100000)
+		if !done {
+			return
+		}
+		runs++
+		if over {
+			found++
+		}
+		if ok {
+			proven++
+			if over {
+				t.Errorf("%s: proven free of overflow, but dfs finds one", name)
+			}
+		} else if why == "" {
+			t.Errorf("%s: not proven, without a reason", name)
+		}
+	}
+	for _, file := range append(append(files, regress...), own...) {
+		m, err := New(compileFile(t, file), map[string]int64{"N": 3})
+		if err != nil {
+			if m, err = New(compileFile(t, file), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check(file, m)
+	}
+	big := []int64{math.MaxInt64, math.MaxInt64 - 2, math.MinInt64, math.MinInt64 + 3, 1 << 62, -(1 << 62), 3037000499, math.MaxInt64 / 2}
+	first, last := progen.Soak(300)
+	for seed := first; seed <= last; seed++ {
+		o := progen.Default()
+		if seed%3 == 0 {
+			o.Await = false
+		}
+		src := progen.Generate(seed, o)
+		p := compileSrc(t, src)
+		sets := []map[string]int64{nil}
+		for _, g := range p.Globals {
+			if g.Type == lang.Int {
+				sets = append(sets, map[string]int64{g.Name: big[int(seed+uint64(g.Index))%len(big)]})
+			}
+		}
+		for _, set := range sets {
+			m, err := New(p, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(fmt.Sprintf("progen seed %d with %v", seed, set), m)
+		}
+		rng := rand.New(rand.NewPCG(seed, 7))
+		check(fmt.Sprintf("counter program %d", seed), mustNew(t, counterProgram(rng)))
+	}
+	t.Logf("of %d programs dfs finishes, %d proven free of overflow; dfs found an overflow in %d", runs, proven, found)
+	if proven == 0 || found == 0 {
+		t.Errorf("the oracle tests nothing: %d proven, %d with an overflow", proven, found)
+	}
+}
+
+func mustNew(t *testing.T, src string) *Machine {
+	t.Helper()
+	m, err := New(compileSrc(t, src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// counterProgram returns a random program of counters updated by two or
+// three processes near the top of int64: increments and decrements by
+// literals, locals and another global, in loops and spawned children.
+func counterProgram(rng *rand.Rand) string {
+	var b strings.Builder
+	top := int64(math.MaxInt64) - int64(rng.IntN(40))
+	fmt.Fprintf(&b, "global int c = %d, e = %d, g = %d;\n", top, -top+int64(rng.IntN(40)), rng.IntN(5))
+	upd := func() string {
+		target := []string{"c", "e"}[rng.IntN(2)]
+		op := []string{"+", "-"}[rng.IntN(2)]
+		by := []string{fmt.Sprint(rng.IntN(6)), "v", "g"}[rng.IntN(3)]
+		return fmt.Sprintf("%s = %s %s %s;", target, target, op, by)
+	}
+	nprocs := 2 + rng.IntN(2)
+	for i := range nprocs {
+		fmt.Fprintf(&b, "proc p%d(int v) {\n", i)
+		switch rng.IntN(4) {
+		case 0:
+			fmt.Fprintf(&b, "  int i = 0;\n  while (i < %d) {\n    %s\n    yield;\n    i = i + 1;\n  }\n", 1+rng.IntN(3), upd())
+		case 1:
+			fmt.Fprintf(&b, "  if (v > 0) {\n    spawn p%d(v - 1);\n  }\n  %s\n", i, upd())
+		case 2:
+			fmt.Fprintf(&b, "  if (g > %d) {\n    %s\n  } else {\n    %s\n  }\n  g = %d;\n", rng.IntN(4), upd(), upd(), rng.IntN(5))
+		default:
+			fmt.Fprintf(&b, "  %s\n  yield;\n  %s\n", upd(), upd())
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("init {\n")
+	for i := range nprocs {
+		fmt.Fprintf(&b, "  spawn p%d(%d);\n", i, rng.IntN(3))
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
