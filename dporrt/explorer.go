@@ -360,6 +360,11 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 				return nil, err
 			}
 			ics.unguarded = opts.AssumeNoOverflow
+			if !ics.unguarded {
+				// Where no run can overflow, every guard holds wherever
+				// a constraint is used: U⇒ need ask nothing of them.
+				ics.unguarded, _ = m.OverflowFree()
+			}
 			x.ics, x.check = ics, icCheck{}
 			x.blocking = m.Prog.HasAwait()
 		} else if info.Loop == LoopOptimal {

@@ -147,9 +147,11 @@ func TestExample5(t *testing.T) {
 // complete trace at every size tried, and no sleep-set-blocked one but on
 // ps (see dporrt's doc: races with forwarded puts are reversed), on dbp
 // and bb exactly 2^N (the CDPOR paper's Tr column). The counts are those of
-// the paper's mathematical integers (AssumeNoOverflow): by default the
-// counters many processes update are never uniform (see dporrt's
-// guardGlobals), and cdpor and codpor are held to dfs's final states only.
+// the paper's mathematical integers (AssumeNoOverflow), and by default the
+// same on every program but bb, where dporrt proves that no run overflows
+// (Machine.OverflowFree; without that proof the counters many processes
+// update are never uniform, see dporrt's guardGlobals). On bb, cdpor and
+// codpor are held to dfs's final states only by default.
 func TestBenchPrograms(t *testing.T) {
 	one := func(int64) int { return 1 }
 	pow2 := func(n int64) int { return 1 << n }
@@ -194,6 +196,10 @@ func TestBenchPrograms(t *testing.T) {
 			if oracle.Cut {
 				return
 			}
+			proven, why := m.OverflowFree()
+			if proven != (tc.file != "bb.blk") {
+				t.Errorf("%s N=%d: proven free of overflow: %v (%s)", tc.file, n, proven, why)
+			}
 			runs := map[string]*dporrt.Result{"cdpor --assume-no-overflow": cd, "codpor --assume-no-overflow": co}
 			for _, algo := range []dporrt.Algorithm{dporrt.CDPOR, dporrt.CODPOR} {
 				r, err := dporrt.Explore(m, dporrt.Options{Algo: algo, ICs: ics, MaxStates: 300000})
@@ -202,6 +208,10 @@ func TestBenchPrograms(t *testing.T) {
 				}
 				if !r.Cut {
 					runs[string(algo)] = r
+				}
+				if paper := runs[string(algo)+" --assume-no-overflow"]; proven && (r.Traces != paper.Traces || r.Blocked != paper.Blocked || r.States != paper.States) {
+					t.Errorf("%s N=%d: %s explores %d complete traces, %d blocked, %d states by default, and %d, %d, %d assuming no overflow, which is proven",
+						tc.file, n, algo, r.Traces, r.Blocked, r.States, paper.Traces, paper.Blocked, paper.States)
 				}
 			}
 			for name, r := range runs {
@@ -234,8 +244,8 @@ func benchSizes(t *testing.T, file string, sizes []int64, check func(n int64, m 
 // TestISSTABenchCodporOb: on the ISSTA'19 benchmark programs at small
 // sizes, codpor-ob explores no more complete traces than odpor-cs-ob, in
 // no more states, and, over the paper's mathematical integers
-// (AssumeNoOverflow; by default the counters of Fib, QS, MS and DBP are not
-// uniform: see dporrt's guardGlobals), 1 where the ISSTA'19 paper's
+// (AssumeNoOverflow; by default too where dporrt proves that no run
+// overflows, Machine.OverflowFree), 1 where the ISSTA'19 paper's
 // ODPOR_cs^ob column has 1
 // (FR-a, LW, Fib, QS, MS; not on abs, where it explores 2 and 8 at N = 2
 // and 3, odpor-cs-ob 3 and 38); 2^N on DBP and BB (without ObserveFinal,

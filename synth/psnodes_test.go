@@ -41,8 +41,8 @@ func psNodes(n int) string {
 // dependency), a put to node k and one to node k+1 forwarded by another
 // put are dependent on ps.blk, their race is reversed, and both take more
 // states (448 and 353 at N = 7). All of it over the paper's mathematical
-// integers (AssumeNoOverflow): otherwise the puts' counters are not
-// uniform.
+// integers (AssumeNoOverflow), which dporrt's proof that no run of ps.blk
+// overflows gives by default too (Machine.OverflowFree).
 func TestPSNodes(t *testing.T) {
 	ps, err := os.ReadFile("../testdata/bench/ps.blk")
 	if err != nil {

@@ -61,11 +61,20 @@ the locals decide counts one way; see docs/algorithms.md).
 ` + staticDepHelp() + `
 A constraint shows two blocks commute only where the pair's overflow guard
 holds too, so a race is uniformly independent (not reversed) only when no
-other process may write what the constraint or the guard reads. Counters
-that many processes update (Fib, QS, MS, Pi, PS, Reg) are never uniform then.
---assume-no-overflow asks it of the constraint alone, as over mathematical
-integers (the CAV'18 paper's setting): the papers' reductions come back,
-but a run may miss an overflow (testdata/regress/guard-float.blk).
+other process may write what the constraint or the guard reads, unless no
+run of the program can overflow. The algorithms with constraints try to
+prove that first (docs/algorithms.md, "Programs that cannot overflow"):
+counters that processes only add to or subtract from are bounded by the
+most one run's updates can add, every other global by an interval that
+holds in every state, and every operation is checked on those bounds.
+Where it is proven (the CDPOR benchmarks Fib, QS, MS, Pi, PS, Reg and DBP
+are), every guard holds wherever a constraint is used and asks nothing,
+and the report says "no overflow possible". Where it is not (a loop that
+waits on a global, values that do not settle), counters that many
+processes update are never uniform. --assume-no-overflow asks it of the
+constraint alone in any case, as over mathematical integers (the CAV'18
+paper's setting), but a run may then miss an overflow
+(testdata/regress/guard-float.blk).
 Constraints are proven under the program's invariants: none is applied in
 a state where an invariant is broken, and a race is uniform only when no
 other process may write what the invariants read either.
@@ -95,7 +104,8 @@ well as up, and it is marked as an estimate. --json turns the line off;
 stderr is not a terminal. stdout is never touched.
 
 --json prints one object: file, params, algo, dependency, whole_arrays,
-assume_no_overflow (when given), traces (complete), blocked, covered
+assume_no_overflow (when given), overflow_free (when proven, with
+constraints), traces (complete), blocked, covered
 (don't-do stops), states (events executed), max_dnd (MD), longest (the
 events of the longest sequence: MS - 1), final_states, final_states_all
 (they are all of dfs's: false with observers without --observe-final, with
@@ -366,6 +376,8 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	}
 	if opts.AssumeNoOverflow {
 		dep += ", assuming no overflow"
+	} else if overflowFree(m, opts) {
+		dep += ", no overflow possible"
 	}
 	fmt.Fprintf(w, "%s%s: %s (%s)\n", l.path, params, opts.Algo, dep)
 	fmt.Fprintf(w, "  complete traces   %d\n", r.Traces)
@@ -436,10 +448,14 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		// NoOverflow: --assume-no-overflow (uniformity ignored the
 		// overflow guards); absent when not given.
 		NoOverflow bool `json:"assume_no_overflow,omitempty"`
-		Traces     int  `json:"traces"`
-		Blocked    int  `json:"blocked"`
-		Covered    int  `json:"covered"`
-		States     int  `json:"states"`
+		// OverflowFree: no run of the program can overflow (proven), so
+		// the overflow guards asked nothing of uniformity; absent
+		// otherwise, and for algorithms without constraints.
+		OverflowFree bool `json:"overflow_free,omitempty"`
+		Traces       int  `json:"traces"`
+		Blocked      int  `json:"blocked"`
+		Covered      int  `json:"covered"`
+		States       int  `json:"states"`
 		// MaxDnD and Longest: the ISSTA'19 paper's MD and MS - 1.
 		MaxDnD  int `json:"max_dnd"`
 		Longest int `json:"longest"`
@@ -452,7 +468,7 @@ func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Re
 		MemoryMiB float64       `json:"memory_mib"`
 		Cut       string        `json:"stopped_early,omitempty"`
 		Findings  []findingJSON `json:"findings"`
-	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Whole: wholeArrays(opts), NoOverflow: opts.AssumeNoOverflow, Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
+	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Whole: wholeArrays(opts), NoOverflow: opts.AssumeNoOverflow, OverflowFree: overflowFree(m, opts), Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
 		MaxDnD: r.MaxDnD, Longest: r.Longest, Finals: r.FinalCount, FinalsAll: finalsPreserved(opts) && !opts.AssumeNoOverflow && !r.Cut, Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
@@ -526,6 +542,18 @@ func wholeArrays(opts dporrt.Options) bool { return opts.WholeArrays }
 
 // finalsPreserved reports whether the run reaches every final state dfs
 // does, not only its violations.
+// overflowFree reports whether the run used constraints without
+// --assume-no-overflow on a program no run of which can overflow (proven:
+// dporrt.Machine.OverflowFree), so that the overflow guards asked nothing.
+func overflowFree(m *dporrt.Machine, opts dporrt.Options) bool {
+	info, _ := dporrt.Lookup(opts.Algo)
+	if !info.NeedsICs || opts.AssumeNoOverflow {
+		return false
+	}
+	ok, _ := m.OverflowFree()
+	return ok
+}
+
 func finalsPreserved(opts dporrt.Options) bool {
 	info, _ := dporrt.Lookup(opts.Algo)
 	return info.PreservesFinals(opts)

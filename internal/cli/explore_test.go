@@ -212,6 +212,13 @@ func TestExploreJSONFieldsDocumented(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	// A program proven free of overflow: its run says so.
+	out, _, _ = icgen("explore", "--json", "--algo", "codpor", "-D", "N=4", "../../testdata/bench/fib.blk")
+	var proven map[string]any
+	if err := json.Unmarshal([]byte(out), &proven); err != nil || proven["overflow_free"] != true {
+		t.Fatalf("codpor on fib: want overflow_free: %v\n%s", err, out)
+	}
+	r["overflow_free"] = true
 	out, _, _ = icgen("explore", "--json", "--algo", "dfs", "../../testdata/regress/guard-float.blk")
 	var f struct {
 		Findings []map[string]any `json:"findings"`
