@@ -257,7 +257,7 @@ func (a *ofa) runAll(s *State) bool {
 	for len(a.queue) > 0 {
 		d := a.queue[0]
 		a.queue = a.queue[1:]
-		if !a.walk(d, d.node, slices.Clone(d.locals), nil, map[string]int{}) {
+		if !a.walk(body{nodes: d.proc.Nodes, d: d}, d.node, slices.Clone(d.locals), nil, map[string]int{}) {
 			return false
 		}
 	}
@@ -298,7 +298,7 @@ func (a *ofa) costOf(d *desc) bool {
 	}
 	d.state = 1
 	d.cost = make([]int64, 2*a.counters())
-	if !a.walk(d, d.node, slices.Clone(d.locals), make([]int64, len(d.cost)), map[string]int{}) {
+	if !a.walk(body{nodes: d.proc.Nodes, d: d}, d.node, slices.Clone(d.locals), make([]int64, len(d.cost)), map[string]int{}) {
 		return false
 	}
 	d.state = 2
@@ -315,20 +315,34 @@ func (a *ofa) counters() int {
 	return n
 }
 
-// walk runs the proc of d abstractly from node with locals along every
-// path, forking where a branch is not decided. With acc (the cost so far
-// on this path), it counts the counters' updates and the costs of the
-// processes spawned, and keeps the most of each at the path's ends in
-// d.cost. seen marks the branch states of the walk: 1 on the current path
-// (coming back to one is a loop that may not end), 2 done (the same state
-// again has the same future).
-func (a *ofa) walk(d *desc, node int, locals []ival, acc []int64, seen map[string]int) bool {
-	nodes := d.proc.Nodes
+// body is what walk runs: a proc's nodes for its descriptor d, or a func's
+// (d nil), whose returned values join into ret.
+type body struct {
+	nodes []*lang.Node
+	d     *desc
+	ret   *ival
+}
+
+func (b body) name() string {
+	if b.d == nil {
+		return "a func"
+	}
+	return b.d.proc.Name
+}
+
+// walk runs b abstractly from node with locals along every path, forking
+// where a branch is not decided. With acc (the cost so far on this path),
+// it counts the counters' updates and the costs of the processes spawned,
+// and keeps the most of each at the path's ends in d.cost. seen marks the
+// branch states of the walk: 1 on the current path (coming back to one is
+// a loop that may not end), 2 done (the same state again has the same
+// future).
+func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string]int) bool {
 	for node != lang.End {
 		if a.steps++; a.steps > maxOverflowSteps {
 			return a.fail("the processes take more than %d steps to analyse", maxOverflowSteps)
 		}
-		n := nodes[node]
+		n := b.nodes[node]
 		switch n.Kind {
 		case lang.NodePoint:
 			if n.Point.Guard != nil {
@@ -360,13 +374,13 @@ func (a *ofa) walk(d *desc, node int, locals []ival, acc []int64, seen map[strin
 				key := branchKey(node, locals, acc)
 				switch seen[key] {
 				case 1:
-					return a.fail("a loop of %s may not end (%s)", d.proc.Name, n.Pos)
+					return a.fail("a loop of %s may not end (%s)", b.name(), n.Pos)
 				case 2:
 					return true
 				}
 				seen[key] = 1
-				if !a.walk(d, n.Next, slices.Clone(locals), slices.Clone(acc), seen) ||
-					!a.walk(d, n.Else, locals, acc, seen) {
+				if !a.walk(b, n.Next, slices.Clone(locals), slices.Clone(acc), seen) ||
+					!a.walk(b, n.Else, locals, acc, seen) {
 					return false
 				}
 				seen[key] = 2
@@ -380,7 +394,7 @@ func (a *ofa) walk(d *desc, node int, locals []ival, acc []int64, seen map[strin
 				// maxOverflowSteps.)
 				key := branchKey(node, locals, acc)
 				if seen[key] == 1 {
-					return a.fail("a loop of %s may not end (%s)", d.proc.Name, n.Pos)
+					return a.fail("a loop of %s may not end (%s)", b.name(), n.Pos)
 				}
 				seen[key] = 1
 				defer delete(seen, key)
@@ -390,32 +404,21 @@ func (a *ofa) walk(d *desc, node int, locals []ival, acc []int64, seen map[strin
 				return false
 			}
 		case lang.NodeSpawn:
-			pr := n.Proc
-			cl := make([]ival, len(pr.Locals))
-			for i := range cl {
-				cl[i] = pointIval(0)
-			}
-			for i, arg := range n.Args {
-				v, ok := a.eval(arg, locals)
-				if !ok {
-					return false
-				}
-				cl[pr.Params[i].Index] = v
-			}
-			if len(a.descs) > maxOverflowDescs {
-				return a.fail("the program has more than %d kinds of process to analyse", maxOverflowDescs)
-			}
-			child := a.desc(pr, pr.Points[0].Node, cl)
-			if acc != nil {
-				if !a.costOf(child) || !addCosts(acc, child.cost) {
-					return a.fail("%s", a.orWhy("the counters' updates may add up past int64"))
-				}
+			if !a.spawn(n, locals, acc) {
+				return false
 			}
 		case lang.NodeCall:
 			if _, ok := a.eval(n.Call, locals); !ok {
 				return false
 			}
 		case lang.NodeReturn:
+			if b.ret != nil && n.Value != nil {
+				v, ok := a.eval(n.Value, locals)
+				if !ok {
+					return false
+				}
+				*b.ret = ival{min(b.ret.lo, v.lo), max(b.ret.hi, v.hi)}
+			}
 			node = lang.End
 			continue
 		}
@@ -423,8 +426,26 @@ func (a *ofa) walk(d *desc, node int, locals []ival, acc []int64, seen map[strin
 	}
 	if acc != nil {
 		for i, v := range acc {
-			d.cost[i] = max(d.cost[i], v)
+			b.d.cost[i] = max(b.d.cost[i], v)
 		}
+	}
+	return true
+}
+
+// spawn runs a spawn node: the child's descriptor, queued when new, and
+// with acc its cost added.
+func (a *ofa) spawn(n *lang.Node, locals []ival, acc []int64) bool {
+	pr := n.Proc
+	cl, ok := a.frame(pr.Locals, pr.Params, n.Args, locals)
+	if !ok {
+		return false
+	}
+	if len(a.descs) > maxOverflowDescs {
+		return a.fail("the program has more than %d kinds of process to analyse", maxOverflowDescs)
+	}
+	child := a.desc(pr, pr.Points[0].Node, cl)
+	if acc != nil && (!a.costOf(child) || !addCosts(acc, child.cost)) {
+		return a.fail("%s", a.orWhy("the counters' updates may add up past int64"))
 	}
 	return true
 }
@@ -703,93 +724,41 @@ func compareIval(op lang.Op, x, y ival) ival {
 	return ival{0, 1}
 }
 
+// frame returns the locals of a new activation (a process spawned, a func
+// called): zero, but the params, which take the args, evaluated with the
+// caller's locals.
+func (a *ofa) frame(vars, params []*lang.Var, args []lang.Expr, locals []ival) ([]ival, bool) {
+	out := make([]ival, len(vars))
+	for i := range out {
+		out[i] = pointIval(0)
+	}
+	for i, arg := range args {
+		v, ok := a.eval(arg, locals)
+		if !ok {
+			return nil, false
+		}
+		out[params[i].Index] = v
+	}
+	return out, true
+}
+
 // call runs a func abstractly: its value is the join of what its paths
 // return; what it writes joins this round's writes. Funcs never spawn,
 // yield or recurse (lang), so every path ends.
 func (a *ofa) call(e *lang.CallExpr, locals []ival) (ival, bool) {
 	f := e.Func
-	fl := make([]ival, len(f.Locals))
-	for i := range fl {
-		fl[i] = pointIval(0)
-	}
-	for i, arg := range e.Args {
-		v, ok := a.eval(arg, locals)
-		if !ok {
-			return ival{}, false
-		}
-		fl[f.Params[i].Index] = v
+	fl, ok := a.frame(f.Locals, f.Params, e.Args, locals)
+	if !ok {
+		return ival{}, false
 	}
 	ret := ival{math.MaxInt64, math.MinInt64}
-	if !a.body(f.Nodes, entry(f.Nodes), fl, &ret, map[string]int{}) {
+	if !a.walk(body{nodes: f.Nodes, ret: &ret}, entry(f.Nodes), fl, nil, map[string]int{}) {
 		return ival{}, false
 	}
 	if ret.lo > ret.hi {
 		return pointIval(0), true
 	}
 	return ret, true
-}
-
-// body walks a func's nodes as walk walks a proc's, joining the values
-// its paths return into ret.
-func (a *ofa) body(nodes []*lang.Node, node int, locals []ival, ret *ival, seen map[string]int) bool {
-	for node != lang.End {
-		if a.steps++; a.steps > maxOverflowSteps {
-			return a.fail("the processes take more than %d steps to analyse", maxOverflowSteps)
-		}
-		n := nodes[node]
-		switch n.Kind {
-		case lang.NodeAssign:
-			v, ok := a.eval(n.Value, locals)
-			if !ok || !a.assign(n.Target, v, locals) {
-				return false
-			}
-		case lang.NodeBranch:
-			c, ok := a.eval(n.Cond, locals)
-			if !ok {
-				return false
-			}
-			if c.is(0) {
-				node = n.Else
-				continue
-			}
-			if !c.is(1) {
-				key := branchKey(node, locals, nil)
-				switch seen[key] {
-				case 1:
-					return a.fail("a loop may not end (%s)", n.Pos)
-				case 2:
-					return true
-				}
-				seen[key] = 1
-				if !a.body(nodes, n.Next, slices.Clone(locals), ret, seen) || !a.body(nodes, n.Else, locals, ret, seen) {
-					return false
-				}
-				seen[key] = 2
-				return true
-			}
-		case lang.NodeAssert:
-			if _, ok := a.eval(n.Cond, locals); !ok {
-				return false
-			}
-		case lang.NodeCall:
-			if _, ok := a.eval(n.Call, locals); !ok {
-				return false
-			}
-		case lang.NodeReturn:
-			if n.Value != nil {
-				v, ok := a.eval(n.Value, locals)
-				if !ok {
-					return false
-				}
-				*ret = ival{min(ret.lo, v.lo), max(ret.hi, v.hi)}
-			}
-			return true
-		default:
-			return a.fail("a func at %s spawns or stops", n.Pos)
-		}
-		node = n.Next
-	}
-	return true
 }
 
 // findCounters sets a.counter, a.sites and a.reads (see the counters
