@@ -262,7 +262,7 @@ do); ` + staticDepHelp(),
 	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
 	f.StringVar(&format, "format", "md", "output: md, csv or json")
 	f.StringVar(&dep, "dep", "static", "dependency of sdpor: static or dynamic")
-	f.BoolVar(&noOvf, "assume-no-overflow", false, "cdpor, codpor, codpor-ob: uniformity ignores the overflow guards, as over the papers' mathematical integers (see icgen explore --help)")
+	f.BoolVar(&noOvf, "assume-no-overflow", false, "cdpor, codpor, codpor-ob: uniformity ignores the overflow guards, as over the papers' mathematical integers, even where no proof says no run overflows (see icgen explore --help)")
 	f.BoolVar(&whole, "whole-arrays", false, "static dependency: every array is one location, as the papers' tools (see icgen explore --help)")
 	f.IntVar(&maxMem, "max-memory", 4096, "stop a run whose resident memory exceeds this many MiB")
 	f.BoolVar(&showPrg, "progress", false, "show the runs' progress on stderr even where it is not a terminal (plain lines, one a second)")

@@ -267,7 +267,7 @@ interrupted (nothing is written then).`,
 	f.BoolVar(&showProgress, "progress", false, "show progress on stderr even where it is not a terminal (plain lines, one a second) or with --json")
 	f.StringVar(&icsPath, "ics", "", "IC file for the algorithms that use independence constraints (default: the program's proven commute declarations, else the ICs synthesized first)")
 	f.BoolVar(&wholeArrays, "whole-arrays", false, "static dependency: every array is one location (default: the cells of fixed indices apart)")
-	f.BoolVar(&noOverflow, "assume-no-overflow", false, "with independence constraints: uniformity asks nothing of the overflow guards' globals, as over mathematical integers (may miss overflows)")
+	f.BoolVar(&noOverflow, "assume-no-overflow", false, "with independence constraints: uniformity asks nothing of the overflow guards' globals, as over mathematical integers, even where no proof says no run overflows (then it may miss overflows)")
 	f.BoolVar(&observeFinal, "observe-final", false, "with observers: a virtual last event reads every global, so the final states are preserved too")
 	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout); see Output files")
 	f.StringVar(&svgPath, "svg", "", "write the explored execution tree as SVG to this file (needs Graphviz)")
