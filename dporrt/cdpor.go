@@ -410,7 +410,8 @@ func (x *explorer) localsHold(pr *ic.Pair, first, second *Process) bool {
 }
 
 // uniformGuard returns the globals of pr's overflow guard that U⇒ asks
-// of: guardGlobals, or none with Options.AssumeNoOverflow.
+// of: guardGlobals, or none with Options.AssumeNoOverflow or where no run
+// of the program can overflow (Machine.OverflowFree, see explore).
 func (x *icIndex) uniformGuard(pr *ic.Pair) []string {
 	if x.unguarded {
 		return nil

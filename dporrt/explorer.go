@@ -66,7 +66,10 @@ type Options struct {
 	// process may write them. Counters shared by many processes (Fib, QS,
 	// MS, Pi, PS, Reg) need it for the paper's reductions, but a run may miss
 	// an overflow: testdata/regress/guard-float.blk. By default U⇒ asks it
-	// of the guard's globals too (see guardGlobals).
+	// of the guard's globals too (see guardGlobals), unless
+	// Machine.OverflowFree proves that no run of the program overflows:
+	// then the guards hold wherever a constraint is used, and this rule is
+	// taken without the option.
 	AssumeNoOverflow bool
 	_                struct{}
 }

@@ -144,7 +144,7 @@ runtime error, and a race is uniform only where no other process may write
 what the pair's overflow guard reads, unless no run of the program can
 overflow (see icgen explore --help). That is proven on the CDPOR
 benchmarks (all but BB, whose consumers wait on globals), so cdpor, codpor
-and codpor-ob get the papers' reductions there as they are.
+and codpor-ob get the papers' reductions there by default.
 --assume-no-overflow takes the guards as holding in any case, as the
 papers' setting does, proven or not.
 
