@@ -95,9 +95,9 @@ type ofa struct {
 	m   *Machine
 	why string // why the proof failed
 
-	counter []int               // by global index: its counter number, or -1
-	sites   map[*lang.Node]site // the counters' updates
-	reads   map[lang.Expr]bool  // reads of counters that are update operands
+	counter  []int               // by global index: its counter number, or -1
+	counters int                 // how many
+	sites    map[*lang.Node]site // the counters' updates
 
 	env   []ival // by store location
 	next  []ival // what this round may write, joined into env
@@ -119,7 +119,6 @@ type site struct {
 // desc is a process the program can have: a proc started at a node with
 // locals (intervals).
 type desc struct {
-	key    string
 	proc   *lang.Proc
 	node   int
 	locals []ival
@@ -281,7 +280,7 @@ func (a *ofa) desc(proc *lang.Proc, node int, locals []ival) *desc {
 	if d, ok := a.descs[key]; ok {
 		return d
 	}
-	d := &desc{key: key, proc: proc, node: node, locals: locals}
+	d := &desc{proc: proc, node: node, locals: locals}
 	a.descs[key] = d
 	a.queue = append(a.queue, d)
 	return d
@@ -297,22 +296,12 @@ func (a *ofa) costOf(d *desc) bool {
 		return true
 	}
 	d.state = 1
-	d.cost = make([]int64, 2*a.counters())
+	d.cost = make([]int64, 2*a.counters)
 	if !a.walk(body{nodes: d.proc.Nodes, d: d}, d.node, slices.Clone(d.locals), make([]int64, len(d.cost)), map[string]int{}) {
 		return false
 	}
 	d.state = 2
 	return true
-}
-
-func (a *ofa) counters() int {
-	n := 0
-	for _, c := range a.counter {
-		if c >= 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // body is what walk runs: a proc's nodes for its descriptor d, or a func's
@@ -761,7 +750,7 @@ func (a *ofa) call(e *lang.CallExpr, locals []ival) (ival, bool) {
 	return ret, true
 }
 
-// findCounters sets a.counter, a.sites and a.reads (see the counters
+// findCounters sets a.counter, a.counters and a.sites (see the counters
 // above).
 func (a *ofa) findCounters() {
 	prog := a.m.Prog
@@ -779,7 +768,7 @@ func (a *ofa) findCounters() {
 		}
 		return false
 	}
-	a.sites, a.reads = map[*lang.Node]site{}, map[lang.Expr]bool{}
+	a.sites = map[*lang.Node]site{}
 	type found struct {
 		g    *lang.Var
 		n    *lang.Node
@@ -866,44 +855,9 @@ func (a *ofa) findCounters() {
 	for _, inv := range prog.Invariants {
 		walk(inv.Cond)
 	}
-	// An update's e may read no counter: its value would then depend on
-	// one.
-	for changed := true; changed; {
-		changed = false
-		for _, s := range sites {
-			if !cand[s.g.Index] {
-				continue
-			}
-			reads := false
-			var look func(e lang.Expr)
-			look = func(e lang.Expr) {
-				switch e := e.(type) {
-				case *lang.VarRef:
-					reads = reads || e.Var.Kind == lang.Global && cand[e.Var.Index]
-				case *lang.IndexExpr:
-					reads = reads || cand[e.Array.Index]
-					look(e.Index)
-				case *lang.UnaryExpr:
-					look(e.X)
-				case *lang.BinaryExpr:
-					look(e.X)
-					look(e.Y)
-				case *lang.CallExpr:
-					reads = true // what a func reads is not looked into
-				}
-			}
-			look(s.e)
-			if s.n.Target.Index != nil {
-				look(s.n.Target.Index)
-			}
-			if ix, ok := s.read.(*lang.IndexExpr); ok {
-				look(ix.Index)
-			}
-			if reads {
-				cand[s.g.Index], changed = false, true
-			}
-		}
-	}
+	// So an update's e reads no counter: every read but the operand the
+	// update adds to rules its global out, reads in funcs too (e may call
+	// one).
 	c := 0
 	for _, g := range prog.Globals {
 		a.counter[g.Index] = -1
@@ -912,10 +866,10 @@ func (a *ofa) findCounters() {
 			c++
 		}
 	}
+	a.counters = c
 	for _, s := range sites {
 		if cand[s.g.Index] {
 			a.sites[s.n] = site{counter: a.counter[s.g.Index], e: s.e, read: s.read, sign: s.sign}
-			a.reads[s.read] = true
 		}
 	}
 }
