@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/icgen/icgen/lang"
@@ -129,6 +127,7 @@ type desc struct {
 	state int
 }
 
+// fail keeps the first reason the proof failed for, and reports false.
 func (a *ofa) fail(format string, args ...any) bool {
 	if a.why == "" {
 		a.why = fmt.Sprintf(format, args...)
@@ -150,18 +149,18 @@ func (a *ofa) prove() bool {
 	for l, v := range s.Store {
 		a.env[l] = pointIval(v)
 	}
-	counterInit := make([]ival, 0)
+	counterInit := make([]ival, a.counters) // by counter number
 	for _, g := range m.Prog.Globals {
-		if a.counter[g.Index] < 0 {
+		c := a.counter[g.Index]
+		if c < 0 {
 			continue
 		}
 		off, n := m.offset[g.Index], m.size[g.Index]
-		hull := a.env[off]
+		counterInit[c] = a.env[off]
 		for l := off; l < off+n; l++ {
-			hull = hull.join(a.env[l])
+			counterInit[c] = counterInit[c].join(a.env[l])
 			a.env[l] = fullRange // decides nothing: see above
 		}
-		counterInit = append(counterInit, hull)
 	}
 	// The other globals: rounds until what the processes may write adds
 	// nothing.
@@ -179,17 +178,17 @@ func (a *ofa) prove() bool {
 		a.env = a.next
 	}
 	// The counters: their bounds from the most one run's updates can add.
-	total := make([]int64, 2*len(counterInit))
+	total := make([]int64, 2*a.counters)
 	a.steps = 0
 	for _, p := range s.Procs {
 		d := a.desc(p.Proc, p.Point.Node, intervals(p.Locals))
 		if !a.costOf(d) || !addCosts(total, d.cost) {
-			return a.fail("%s", a.orWhy("the counters' updates may add up past int64"))
+			return a.fail("the counters' updates may add up past int64")
 		}
 	}
-	c := 0
 	for _, g := range m.Prog.Globals {
-		if a.counter[g.Index] < 0 {
+		c := a.counter[g.Index]
+		if c < 0 {
 			continue
 		}
 		init := counterInit[c]
@@ -202,7 +201,6 @@ func (a *ofa) prove() bool {
 		for l := off; l < off+n; l++ {
 			a.env[l] = ival{lo, hi}
 		}
-		c++
 	}
 	// The last run checks every operation, and the invariants, which are
 	// evaluated after events (an overflow there is a violation).
@@ -217,13 +215,6 @@ func (a *ofa) prove() bool {
 		}
 	}
 	return true
-}
-
-func (a *ofa) orWhy(s string) string {
-	if a.why != "" {
-		return a.why
-	}
-	return s
 }
 
 func intervals(vs []int64) []ival {
@@ -266,17 +257,7 @@ func (a *ofa) runAll(s *State) bool {
 // desc returns the descriptor of proc started at node with locals, queued
 // to run when new.
 func (a *ofa) desc(proc *lang.Proc, node int, locals []ival) *desc {
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(proc.Index))
-	b.WriteByte('@')
-	b.WriteString(strconv.Itoa(node))
-	for _, v := range locals {
-		b.WriteByte(' ')
-		b.WriteString(strconv.FormatInt(v.lo, 10))
-		b.WriteByte(':')
-		b.WriteString(strconv.FormatInt(v.hi, 10))
-	}
-	key := b.String()
+	key := string(appendInt(nil, int64(proc.Index))) + branchKey(node, locals, nil)
 	if d, ok := a.descs[key]; ok {
 		return d
 	}
@@ -434,7 +415,7 @@ func (a *ofa) spawn(n *lang.Node, locals []ival, acc []int64) bool {
 	}
 	child := a.desc(pr, pr.Points[0].Node, cl)
 	if acc != nil && (!a.costOf(child) || !addCosts(acc, child.cost)) {
-		return a.fail("%s", a.orWhy("the counters' updates may add up past int64"))
+		return a.fail("the counters' updates may add up past int64")
 	}
 	return true
 }
