@@ -39,9 +39,12 @@ import (
 //     every reachable state: from the state after init (run concretely),
 //     every process the program can have runs abstractly, its locals known
 //     where they are, reading the globals' intervals, and what it may write
-//     widens them, until they settle (a fixpoint: an invariant of every
-//     run, whatever its length). Where they do not settle within
-//     maxOverflowRounds rounds, the proof fails.
+//     widens them, round after round. Where one run makes at most n writes
+//     of these globals (counted as the counters' updates are), n rounds
+//     bound every value they can take, settled or not (see writeBound);
+//     otherwise the rounds go on until the intervals settle (a fixpoint:
+//     an invariant of every run, whatever its length). Where they do not
+//     settle within maxOverflowRounds rounds, the proof fails.
 //
 // A last run, with the counters' bounds, checks every operation of every
 // path: +, -, * and unary minus on intervals that fit in int64, and no
@@ -51,7 +54,10 @@ import (
 
 const (
 	maxOverflowRounds = 64      // fixpoint rounds before giving up
+	maxBoundRounds    = 1024    // rounds a bound on a run's writes may ask for
+	maxOverflowForks  = 1 << 13 // undecided branches on one path
 	maxOverflowSteps  = 1 << 22 // abstract nodes in all, per round
+	maxBoundSteps     = 1 << 16 // abstract nodes in all, to bound the writes
 	maxOverflowDescs  = 1 << 14 // distinct process descriptors, per round
 	maxOverflowStore  = 1 << 16 // global locations
 )
@@ -101,6 +107,13 @@ type ofa struct {
 	next  []ival // what this round may write, joined into env
 	check bool   // the last run: flag every operation that may overflow
 	steps int
+	forks int // undecided branches on the current path
+
+	// costing: walks with a cost count the global writes of the funcs
+	// they call too, into callWrites (see call); writesOnly: the counters'
+	// updates are not counted (see writeBound).
+	costing, writesOnly bool
+	callWrites          int64
 
 	descs map[string]*desc // this round's
 	queue []*desc
@@ -121,8 +134,9 @@ type desc struct {
 	node   int
 	locals []ival
 	// cost: for each counter, what the paths of the process and of those
-	// it spawns can add (2c) and take away (2c+1) at most; computed once
-	// (state: 1 under way, 2 done).
+	// it spawns can add (2c) and take away (2c+1) at most, and last the
+	// most writes of the other globals they make (see writeBound);
+	// computed once (state: 1 under way, 2 done).
 	cost  []int64
 	state int
 }
@@ -163,9 +177,14 @@ func (a *ofa) prove() bool {
 		}
 	}
 	// The other globals: rounds until what the processes may write adds
-	// nothing.
+	// nothing, or, where a run makes at most so many writes, that many
+	// rounds (see writeBound).
+	bound := a.writeBound(s)
 	for round := 0; ; round++ {
-		if round == maxOverflowRounds {
+		if round == bound {
+			break
+		}
+		if round == maxOverflowRounds && bound < 0 {
 			return a.fail("the globals' values did not settle within %d rounds", maxOverflowRounds)
 		}
 		a.next = slices.Clone(a.env)
@@ -178,13 +197,9 @@ func (a *ofa) prove() bool {
 		a.env = a.next
 	}
 	// The counters: their bounds from the most one run's updates can add.
-	total := make([]int64, 2*a.counters)
-	a.steps = 0
-	for _, p := range s.Procs {
-		d := a.desc(p.Proc, p.Point.Node, intervals(p.Locals))
-		if !a.costOf(d) || !addCosts(total, d.cost) {
-			return a.fail("the counters' updates may add up past int64")
-		}
+	total, ok := a.costs(s)
+	if !ok {
+		return a.fail("the counters' updates may add up past int64")
 	}
 	for _, g := range m.Prog.Globals {
 		c := a.counter[g.Index]
@@ -204,7 +219,7 @@ func (a *ofa) prove() bool {
 	}
 	// The last run checks every operation, and the invariants, which are
 	// evaluated after events (an overflow there is a violation).
-	a.check = true
+	a.check, a.costing = true, false
 	a.next = slices.Clone(a.env)
 	if !a.runAll(s) {
 		return false
@@ -215,6 +230,58 @@ func (a *ofa) prove() bool {
 		}
 	}
 	return true
+}
+
+// slots is the length of a cost: two per counter, and the writes.
+func (a *ofa) slots() int { return 2*a.counters + 1 }
+
+// writeBound returns the most writes of globals other than the counters
+// that one run can make, or -1 when it cannot tell (maxBoundRounds at
+// most). Where it is n, n rounds bound every value those globals can
+// take, settled or not: by induction on a run, after its m-th such write
+// every one of them holds a value of the intervals after round m, since
+// every value the write computes comes from reads of values written
+// before it (or by init), which round m read, and from locals computed
+// from such reads. (A write that a process reads back in the same event
+// was written before the read: the count is of writes, not of events.)
+// The count is the cost walk's, each process's paths with the processes
+// they spawn, over globals that may hold any value: a path that can come
+// back to where it was, or a spawn chain back to its start, leaves it
+// unknown, and so does a walk of more than maxBoundSteps nodes (the
+// globals' values, where they settle, often decide what the walk forks
+// on: on MS(220) it took 1.4 s to bound what settles in 14 ms). The
+// counters need no rounds: their values decide nothing.
+func (a *ofa) writeBound(s *State) int {
+	env, next, descs := a.env, a.next, a.descs
+	defer func() {
+		a.env, a.next, a.descs, a.queue, a.why, a.steps, a.forks = env, next, descs, nil, "", 0, 0
+		a.costing, a.writesOnly = false, false
+	}()
+	a.env = slices.Clone(env)
+	for l := range a.env {
+		a.env[l] = fullRange
+	}
+	a.writesOnly = true
+	total, ok := a.costs(s)
+	if n := total[len(total)-1]; ok && n <= maxBoundRounds {
+		return int(n)
+	}
+	return -1
+}
+
+// costs returns the costs of the processes of s (see costOf), summed;
+// false when one fails. The walks' writes to a.next are not used.
+func (a *ofa) costs(s *State) ([]int64, bool) {
+	a.descs, a.steps, a.costing = map[string]*desc{}, 0, true
+	a.next = slices.Clone(a.env)
+	total := make([]int64, a.slots())
+	for _, p := range s.Procs {
+		d := a.desc(p.Proc, p.Point.Node, intervals(p.Locals))
+		if !a.costOf(d) || !addCosts(total, d.cost) {
+			return total, false
+		}
+	}
+	return total, true
 }
 
 func intervals(vs []int64) []ival {
@@ -277,7 +344,7 @@ func (a *ofa) costOf(d *desc) bool {
 		return true
 	}
 	d.state = 1
-	d.cost = make([]int64, 2*a.counters)
+	d.cost = make([]int64, a.slots())
 	if !a.walk(body{nodes: d.proc.Nodes, d: d}, d.node, slices.Clone(d.locals), make([]int64, len(d.cost)), map[string]int{}) {
 		return false
 	}
@@ -286,11 +353,13 @@ func (a *ofa) costOf(d *desc) bool {
 }
 
 // body is what walk runs: a proc's nodes for its descriptor d, or a func's
-// (d nil), whose returned values join into ret.
+// (d nil), whose returned values join into ret and, with a cost, whose
+// paths' most costs go into most.
 type body struct {
 	nodes []*lang.Node
 	d     *desc
 	ret   *ival
+	most  []int64
 }
 
 func (b body) name() string {
@@ -302,17 +371,20 @@ func (b body) name() string {
 
 // walk runs b abstractly from node with locals along every path, forking
 // where a branch is not decided. With acc (the cost so far on this path),
-// it counts the counters' updates and the costs of the processes spawned,
-// and keeps the most of each at the path's ends in d.cost. seen marks the
-// branch states of the walk: 1 on the current path (coming back to one is
-// a loop that may not end), 2 done (the same state again has the same
-// future).
+// it counts the counters' updates, the writes of the other globals (with
+// those of the funcs called: see call) and the costs of the processes
+// spawned, and keeps the most of each at the path's ends in d.cost (a
+// func's: b.most). seen marks the branch states of the walk: 1 on the
+// current path, by node and locals (coming back to one is a loop that may
+// not end, whatever the cost), 2 done, by node, locals and cost (the same
+// state again has the same future).
 func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string]int) bool {
 	for node != lang.End {
-		if a.steps++; a.steps > maxOverflowSteps {
-			return a.fail("the processes take more than %d steps to analyse", maxOverflowSteps)
+		if a.steps++; a.steps > maxOverflowSteps || a.writesOnly && a.steps > maxBoundSteps {
+			return a.fail("the processes take more than %d steps to analyse", a.steps-1)
 		}
 		n := b.nodes[node]
+		a.callWrites = 0
 		switch n.Kind {
 		case lang.NodePoint:
 			if n.Point.Guard != nil {
@@ -331,9 +403,12 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 			if !ok || !a.assign(n.Target, v, locals) {
 				return false
 			}
+			if acc != nil && n.Target.Var.Kind != lang.Local && a.counter[n.Target.Var.Index] < 0 {
+				a.callWrites++ // the write itself
+			}
 		case lang.NodeBranch:
 			c, ok := a.eval(n.Cond, locals)
-			if !ok {
+			if !ok || !a.addWrites(acc) {
 				return false
 			}
 			if c.is(0) {
@@ -341,19 +416,24 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 				continue
 			}
 			if !c.is(1) {
-				key := branchKey(node, locals, acc)
-				switch seen[key] {
-				case 1:
+				loop, done := branchKey(node, locals, nil), branchKey(node, locals, acc)
+				switch {
+				case seen[loop] == 1:
 					return a.fail("a loop of %s may not end (%s)", b.name(), n.Pos)
-				case 2:
+				case seen[done] == 2:
 					return true
 				}
-				seen[key] = 1
+				if a.forks++; a.forks > maxOverflowForks {
+					return a.fail("a path of %s takes more than %d undecided branches (%s)", b.name(), maxOverflowForks, n.Pos)
+				}
+				seen[loop] = 1
 				if !a.walk(b, n.Next, slices.Clone(locals), slices.Clone(acc), seen) ||
 					!a.walk(b, n.Else, locals, acc, seen) {
 					return false
 				}
-				seen[key] = 2
+				a.forks--
+				delete(seen, loop)
+				seen[done] = 2
 				return true
 			}
 			if n.Loop != nil && n.Loop.Points {
@@ -362,7 +442,7 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 				// inside a block that never ends is a runtime error,
 				// when it runs out of steps; here it runs out of
 				// maxOverflowSteps.)
-				key := branchKey(node, locals, acc)
+				key := branchKey(node, locals, nil)
 				if seen[key] == 1 {
 					return a.fail("a loop of %s may not end (%s)", b.name(), n.Pos)
 				}
@@ -389,16 +469,40 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 				}
 				*b.ret = ival{min(b.ret.lo, v.lo), max(b.ret.hi, v.hi)}
 			}
+			if !a.addWrites(acc) {
+				return false
+			}
 			node = lang.End
 			continue
+		}
+		if !a.addWrites(acc) {
+			return false
 		}
 		node = n.Next
 	}
 	if acc != nil {
+		most := b.most
+		if b.d != nil {
+			most = b.d.cost
+		}
 		for i, v := range acc {
-			b.d.cost[i] = max(b.d.cost[i], v)
+			most[i] = max(most[i], v)
 		}
 	}
+	return true
+}
+
+// addWrites adds the writes a node made (callWrites) to the cost acc, when
+// there is one.
+func (a *ofa) addWrites(acc []int64) bool {
+	if acc == nil || a.callWrites == 0 {
+		return true
+	}
+	w, ok := lang.Add(acc[len(acc)-1], a.callWrites)
+	if !ok {
+		return a.fail("a run may make more writes than int64 counts")
+	}
+	acc[len(acc)-1], a.callWrites = w, 0
 	return true
 }
 
@@ -433,7 +537,7 @@ func (a *ofa) update(st site, target lang.LValue, locals []ival, acc []int64) bo
 	if !ok {
 		return false
 	}
-	if acc != nil {
+	if acc != nil && !a.writesOnly {
 		up, down := max(0, e.hi), max(0, -e.lo)
 		if e.lo == math.MinInt64 {
 			down = math.MaxInt64
@@ -722,8 +826,21 @@ func (a *ofa) call(e *lang.CallExpr, locals []ival) (ival, bool) {
 		return ival{}, false
 	}
 	ret := ival{math.MaxInt64, math.MinInt64}
-	if !a.walk(body{nodes: f.Nodes, ret: &ret}, entry(f.Nodes), fl, nil, map[string]int{}) {
+	var acc, most []int64 // costing: the most writes of the func's paths
+	if a.costing {
+		acc, most = make([]int64, a.slots()), make([]int64, a.slots())
+	}
+	saved := a.callWrites // walk counts the func's own nodes' writes
+	if !a.walk(body{nodes: f.Nodes, ret: &ret, most: most}, entry(f.Nodes), fl, acc, map[string]int{}) {
 		return ival{}, false
+	}
+	a.callWrites = saved
+	if most != nil {
+		w, ok := lang.Add(saved, most[len(most)-1])
+		if !ok {
+			return ival{}, a.fail("a run may make more writes than int64 counts")
+		}
+		a.callWrites = w
 	}
 	if ret.lo > ret.hi {
 		return pointIval(0), true

@@ -79,7 +79,12 @@ func TestOverflowFreeCounters(t *testing.T) {
 		{"read elsewhere", "global int c = 0, d;\nproc p() { c = c + 1; d = c * 4611686018427387904; }\ninit { spawn p(); spawn p(); }", false},
 		{"spin", "global int c, g;\nproc p() { while (g == 0) { c = c + 1; yield; } }\nproc q() { g = 1; }\ninit { spawn p(); spawn q(); }", false},
 		{"settles", "global int x = 1;\nproc p() { x = 3 - x; }\ninit { spawn p(); spawn p(); }", true},
-		{"doubles", "global int x = 1;\nproc p() { x = x * 2; }\ninit { spawn p(); spawn p(); }", false},
+		{"doubles", "global int x = 1;\nproc p() { x = x * 2; }\ninit { spawn p(); spawn p(); }", true},
+		{"doubles past it", "global int x = 2305843009213693952;\nproc p() { x = x * 2; }\ninit { spawn p(); spawn p(); }", false},
+		{"doubles below the top", "global int x = 1152921504606846976;\nproc p() { x = x * 2; }\ninit { spawn p(); }", true},
+		{"doubled by a func", "global int x = 1;\nfunc f() { x = x * 2; }\nproc p() { f(); }\ninit { spawn p(); spawn p(); }", true},
+		{"doubled by a func, past it", "global int x = 2305843009213693952;\nfunc f() { x = x * 2; }\nproc p() { f(); }\ninit { spawn p(); spawn p(); }", false},
+		{"doubles in a loop", "global int x = 1, g;\nproc p() { while (g == 0) { x = x * 2; yield; } }\nproc q() { g = 1; }\ninit { spawn p(); spawn q(); }", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := New(compileSrc(t, tc.src), nil)
