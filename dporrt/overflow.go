@@ -32,9 +32,12 @@ import (
 //     updates of one run can add (and take away): the sum, over the
 //     processes of the run, of what the updates along each one's path add,
 //     counted over the processes each path spawns. This needs a bounded
-//     run: a process whose path can come back to where it was (same node,
-//     same locals) fails the proof, and so does a spawn chain that comes
-//     back to a process it started from.
+//     count: a process whose path can come back to where it was (same
+//     node, same locals) having added something on the way fails the proof
+//     (a path that comes back having added nothing, as a wait on a global,
+//     adds nothing more by going round again, and the walk stops it there),
+//     and so does a spawn chain that comes back to a process it started
+//     from.
 //   - Everything else. Each other global gets an interval that holds in
 //     every reachable state: from the state after init (run concretely),
 //     every process the program can have runs abstractly, its locals known
@@ -55,7 +58,7 @@ import (
 const (
 	maxOverflowRounds = 64      // fixpoint rounds before giving up
 	maxBoundRounds    = 1024    // rounds a bound on a run's writes may ask for
-	maxOverflowForks  = 1 << 13 // undecided branches on one path
+	maxOverflowForks  = 1 << 16 // undecided branches on one path (a Go stack of some 40 MB)
 	maxOverflowSteps  = 1 << 22 // abstract nodes in all, per round
 	maxBoundSteps     = 1 << 16 // abstract nodes in all, to bound the writes
 	maxOverflowDescs  = 1 << 14 // distinct process descriptors, per round
@@ -109,11 +112,12 @@ type ofa struct {
 	steps int
 	forks int // undecided branches on the current path
 
-	// costing: walks with a cost count the global writes of the funcs
-	// they call too, into callWrites (see call); writesOnly: the counters'
-	// updates are not counted (see writeBound).
-	costing, writesOnly bool
-	callWrites          int64
+	// writes: the walks with a cost count the writes of the globals that
+	// are not counters, with those of the funcs they call (into
+	// callWrites: see call), and not the counters' updates (see
+	// writeBound).
+	writes     bool
+	callWrites int64
 
 	descs map[string]*desc // this round's
 	queue []*desc
@@ -219,7 +223,7 @@ func (a *ofa) prove() bool {
 	}
 	// The last run checks every operation, and the invariants, which are
 	// evaluated after events (an overflow there is a violation).
-	a.check, a.costing = true, false
+	a.check = true
 	a.next = slices.Clone(a.env)
 	if !a.runAll(s) {
 		return false
@@ -255,13 +259,13 @@ func (a *ofa) writeBound(s *State) int {
 	env, next, descs := a.env, a.next, a.descs
 	defer func() {
 		a.env, a.next, a.descs, a.queue, a.why, a.steps, a.forks = env, next, descs, nil, "", 0, 0
-		a.costing, a.writesOnly = false, false
+		a.writes = false
 	}()
 	a.env = slices.Clone(env)
 	for l := range a.env {
 		a.env[l] = fullRange
 	}
-	a.writesOnly = true
+	a.writes = true
 	total, ok := a.costs(s)
 	if n := total[len(total)-1]; ok && n <= maxBoundRounds {
 		return int(n)
@@ -272,7 +276,7 @@ func (a *ofa) writeBound(s *State) int {
 // costs returns the costs of the processes of s (see costOf), summed;
 // false when one fails. The walks' writes to a.next are not used.
 func (a *ofa) costs(s *State) ([]int64, bool) {
-	a.descs, a.steps, a.costing = map[string]*desc{}, 0, true
+	a.descs, a.steps = map[string]*desc{}, 0
 	a.next = slices.Clone(a.env)
 	total := make([]int64, a.slots())
 	for _, p := range s.Procs {
@@ -380,7 +384,7 @@ func (b body) name() string {
 // state again has the same future).
 func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string]int) bool {
 	for node != lang.End {
-		if a.steps++; a.steps > maxOverflowSteps || a.writesOnly && a.steps > maxBoundSteps {
+		if a.steps++; a.steps > maxOverflowSteps || a.writes && a.steps > maxBoundSteps {
 			return a.fail("the processes take more than %d steps to analyse", a.steps-1)
 		}
 		n := b.nodes[node]
@@ -403,7 +407,7 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 			if !ok || !a.assign(n.Target, v, locals) {
 				return false
 			}
-			if acc != nil && n.Target.Var.Kind != lang.Local && a.counter[n.Target.Var.Index] < 0 {
+			if a.writes && n.Target.Var.Kind != lang.Local && a.counter[n.Target.Var.Index] < 0 {
 				a.callWrites++ // the write itself
 			}
 		case lang.NodeBranch:
@@ -416,38 +420,36 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 				continue
 			}
 			if !c.is(1) {
-				loop, done := branchKey(node, locals, nil), branchKey(node, locals, acc)
-				switch {
-				case seen[loop] == 1:
-					return a.fail("a loop of %s may not end (%s)", b.name(), n.Pos)
-				case seen[done] == 2:
-					return true
+				loop, here := branchKey(node, locals, nil), branchKey(node, locals, acc)
+				if again, ok := a.cycle(b, n, seen, loop, here); again || !ok {
+					return ok
 				}
 				if a.forks++; a.forks > maxOverflowForks {
 					return a.fail("a path of %s takes more than %d undecided branches (%s)", b.name(), maxOverflowForks, n.Pos)
 				}
-				seen[loop] = 1
+				seen[loop], seen[here] = 1, 1
 				if !a.walk(b, n.Next, slices.Clone(locals), slices.Clone(acc), seen) ||
 					!a.walk(b, n.Else, locals, acc, seen) {
 					return false
 				}
 				a.forks--
 				delete(seen, loop)
-				seen[done] = 2
+				seen[here] = 2
 				return true
 			}
 			if n.Loop != nil && n.Loop.Points {
 				// A loop decided by the locals that spans blocks: its
-				// states do not come back unless it never ends. (One
+				// states come back only where it may never end. (One
 				// inside a block that never ends is a runtime error,
 				// when it runs out of steps; here it runs out of
 				// maxOverflowSteps.)
-				key := branchKey(node, locals, nil)
-				if seen[key] == 1 {
-					return a.fail("a loop of %s may not end (%s)", b.name(), n.Pos)
+				loop, here := branchKey(node, locals, nil), branchKey(node, locals, acc)
+				if again, ok := a.cycle(b, n, seen, loop, here); again || !ok {
+					return ok
 				}
-				seen[key] = 1
-				defer delete(seen, key)
+				seen[loop], seen[here] = 1, 1
+				defer delete(seen, loop)
+				defer delete(seen, here)
 			}
 		case lang.NodeAssert:
 			if _, ok := a.eval(n.Cond, locals); !ok {
@@ -490,6 +492,22 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 		}
 	}
 	return true
+}
+
+// cycle tells whether the walk of b is back at a branch state of its path
+// (again): with the same cost (here, by node, locals and cost, on the path
+// or done), the runs from it go on as those from its first visit do, which
+// the walk explores, and this path adds nothing; with a greater one (loop,
+// by node and locals alone), its cost may grow for ever, and the proof
+// fails (ok false).
+func (a *ofa) cycle(b body, n *lang.Node, seen map[string]int, loop, here string) (again, ok bool) {
+	switch {
+	case seen[here] != 0:
+		return true, true
+	case seen[loop] == 1:
+		return true, a.fail("a loop of %s may not end (%s)", b.name(), n.Pos)
+	}
+	return false, true
 }
 
 // addWrites adds the writes a node made (callWrites) to the cost acc, when
@@ -537,7 +555,7 @@ func (a *ofa) update(st site, target lang.LValue, locals []ival, acc []int64) bo
 	if !ok {
 		return false
 	}
-	if acc != nil && !a.writesOnly {
+	if acc != nil && !a.writes {
 		up, down := max(0, e.hi), max(0, -e.lo)
 		if e.lo == math.MinInt64 {
 			down = math.MaxInt64
@@ -826,8 +844,8 @@ func (a *ofa) call(e *lang.CallExpr, locals []ival) (ival, bool) {
 		return ival{}, false
 	}
 	ret := ival{math.MaxInt64, math.MinInt64}
-	var acc, most []int64 // costing: the most writes of the func's paths
-	if a.costing {
+	var acc, most []int64 // the most writes of the func's paths
+	if a.writes {
 		acc, most = make([]int64, a.slots()), make([]int64, a.slots())
 	}
 	saved := a.callWrites // walk counts the func's own nodes' writes
