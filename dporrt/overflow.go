@@ -57,7 +57,7 @@ import (
 
 const (
 	maxOverflowRounds = 64      // fixpoint rounds before giving up
-	maxBoundRounds    = 1024    // rounds a bound on a run's writes may ask for
+	maxBoundRounds    = 256     // rounds a bound on a run's writes may ask for
 	maxOverflowForks  = 1 << 16 // undecided branches on one path (a Go stack of some 40 MB)
 	maxOverflowSteps  = 1 << 22 // abstract nodes in all, per round
 	maxBoundSteps     = 1 << 16 // abstract nodes in all, to bound the writes
@@ -379,9 +379,9 @@ func (b body) name() string {
 // those of the funcs called: see call) and the costs of the processes
 // spawned, and keeps the most of each at the path's ends in d.cost (a
 // func's: b.most). seen marks the branch states of the walk: 1 on the
-// current path, by node and locals (coming back to one is a loop that may
-// not end, whatever the cost), 2 done, by node, locals and cost (the same
-// state again has the same future).
+// current path, by node and locals and by node, locals and cost (see
+// cycle), 2 done, by node, locals and cost (the same state again has the
+// same future).
 func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string]int) bool {
 	for node != lang.End {
 		if a.steps++; a.steps > maxOverflowSteps || a.writes && a.steps > maxBoundSteps {
