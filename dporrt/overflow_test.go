@@ -30,8 +30,9 @@ func overflows(t *testing.T, m *Machine, bound int) (found, done bool) {
 
 // TestOverflowFreeBench: the proof holds on the CDPOR benchmarks, whose
 // counters many processes update (so the papers' reductions need no
-// --assume-no-overflow), and says why where it does not hold: BB's
-// consumers and Lamport's threads spin on globals.
+// --assume-no-overflow), and on Lamport's bakery, whose threads wait on
+// globals; it says why where it does not hold: BB's buffer count does not
+// settle, and its consumers' loops leave a run's writes unbounded.
 func TestOverflowFreeBench(t *testing.T) {
 	for _, tc := range []struct {
 		file string

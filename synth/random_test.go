@@ -3,12 +3,16 @@ package synth
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/lang"
 )
@@ -49,9 +53,12 @@ var randomPair = func() Options {
 // algorithm without synthesized ICs is compared with dfs on more programs
 // by dporrt's TestDifferentialRandom, which needs no solver. Some
 // programs are also run cut down (progen.Mutants: one for each of the
-// first 60 in make test). Failing programs are printed whole, named genN
-// (the program of seed N) or genN-cutK (its K-th cut-down version,
-// progen.Mutant), for replay.
+// first 60 in make test). Every fourth program is run again, with the same
+// ICs, from a start with one int global near an end of int64 (edgeStart),
+// where runs overflow and the pairs' overflow guards count. Failing
+// programs are printed whole, named genN (the program of seed N), genN with
+// its start, or genN-cutK (its K-th cut-down version, progen.Mutant), for
+// replay.
 func TestRandomDifferential(t *testing.T) {
 	// Each pair gets randomPair's budget: about 0.3 s a program, the few
 	// big ones bounded (one of 12 took 47 s with no bound).
@@ -67,7 +74,7 @@ func TestRandomDifferential(t *testing.T) {
 				for seed := first + uint64(w); seed <= last; seed += shards {
 					began := time.Now()
 					src := progen.Generate(seed, randomOptions(seed))
-					if randomDifferential(t, fmt.Sprintf("gen%d", seed), src) {
+					if randomDifferential(t, fmt.Sprintf("gen%d", seed), src, edgeStart(seed)) {
 						ran[w]++
 					}
 					for k := range progen.Mutants(seed, 60) {
@@ -75,7 +82,7 @@ func TestRandomDifferential(t *testing.T) {
 						if !runnable(del) {
 							continue // a use of a deleted local, an init that fails
 						}
-						if randomDifferential(t, fmt.Sprintf("gen%d-cut%d", seed, k), del) {
+						if randomDifferential(t, fmt.Sprintf("gen%d-cut%d", seed, k), del, nil) {
 							cut[w]++
 						}
 					}
@@ -91,7 +98,10 @@ func TestRandomDifferential(t *testing.T) {
 		}
 	})
 	total := ran[0] + ran[1]
-	t.Logf("%d generated programs explored with synthesized ICs, %d too big for dfs; and %d cut-down versions", total, n-total, cut[0]+cut[1])
+	t.Logf("%d generated programs explored with synthesized ICs, %d too big for dfs; and %d cut-down versions; %d from a start near an end of int64, %d of them with an overflow", total, n-total, cut[0]+cut[1], edgeRuns.Load(), edgeOverflows.Load())
+	if n >= 40 && edgeOverflows.Load() == 0 {
+		t.Errorf("no start near an end of int64 overflows: the overflow guards are not tested")
+	}
 	if total < n/2 {
 		t.Errorf("only %d of %d generated programs were small enough", total, n)
 	}
@@ -109,10 +119,37 @@ func randomOptions(seed uint64) progen.Options {
 	return o
 }
 
+// edgeStart is, for every fourth seed, a start of the generated program
+// with one of its int globals near an end of int64 (the global and the
+// value chosen by the seed; see randomDifferential), and nil otherwise.
+func edgeStart(seed uint64) func(*lang.Program) map[string]int64 {
+	if seed%4 != 0 {
+		return nil
+	}
+	edges := []int64{math.MaxInt64, math.MaxInt64 - 2, math.MinInt64, math.MinInt64 + 3, 1 << 62, -(1 << 62), 3037000499}
+	return func(p *lang.Program) map[string]int64 {
+		var ints []string
+		for _, g := range p.Globals {
+			if g.Type == lang.Int && g.Size == nil {
+				ints = append(ints, g.Name)
+			}
+		}
+		if len(ints) == 0 {
+			return nil
+		}
+		return map[string]int64{ints[int(seed/4)%len(ints)]: edges[int(seed/4)%len(edges)]}
+	}
+}
+
 // randomDifferential compares the algorithms that use ICs, with the ICs
 // synthesized from the program, with dfs on one generated program, named
-// in failures by name; false when the program is too big for dfs.
-func randomDifferential(t *testing.T, name string, src string) bool {
+// in failures by name; false when the program is too big for dfs. With
+// edge, the same ICs are checked again from the start it gives, one int
+// global near an end of int64: runs overflow there, no proof says they
+// cannot (dporrt's OverflowFree), and the pairs' overflow guards decide
+// which races are uniform, where from the program's own start the proof
+// mostly holds and they ask nothing.
+func randomDifferential(t *testing.T, name string, src string, edge func(*lang.Program) map[string]int64) bool {
 	t.Helper()
 	p, errs := lang.Compile(name+".blk", []byte(src))
 	if errs != nil {
@@ -132,6 +169,36 @@ func randomDifferential(t *testing.T, name string, src string) bool {
 	if err != nil {
 		t.Fatalf("%s: synth: %v", name, err)
 	}
+	checkICAlgorithms(t, name, src, p, m, oracle, ics)
+	if edge == nil {
+		return true
+	}
+	start := edge(p)
+	if start == nil {
+		return true
+	}
+	me, err := dporrt.New(p, start)
+	if err != nil {
+		t.Fatalf("%s with %v: %v", name, start, err)
+	}
+	if oe, _ := dporrt.Explore(me, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000}); !oe.Cut {
+		edgeRuns.Add(1)
+		if slices.ContainsFunc(oe.Findings, func(f dporrt.Finding) bool { return f.Error != nil && f.Error.Kind == dporrt.ErrOverflow }) {
+			edgeOverflows.Add(1)
+		}
+		checkICAlgorithms(t, fmt.Sprintf("%s with %v", name, start), src, p, me, oe, ics)
+	}
+	return true
+}
+
+// edgeRuns counts the edge starts randomDifferential checks, and
+// edgeOverflows those where dfs finds an overflow.
+var edgeRuns, edgeOverflows atomic.Int64
+
+// checkICAlgorithms is randomDifferential's check of every algorithm that
+// uses ICs on machine m of program p, against dfs's result oracle.
+func checkICAlgorithms(t *testing.T, name, src string, p *lang.Program, m *dporrt.Machine, oracle *dporrt.Result, ics *ic.File) {
+	t.Helper()
 	// traces holds the complete traces of each run, by algorithm,
 	// dependency and ObserveFinal; bound returns them for algorithm a run
 	// as o, running it first when it has not run (a bound without ICs).
@@ -190,5 +257,4 @@ func randomDifferential(t *testing.T, name string, src string) bool {
 			}
 		}
 	}
-	return true
 }
