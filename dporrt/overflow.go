@@ -113,11 +113,12 @@ type ofa struct {
 	forks int // undecided branches on the current path
 
 	// writes: the walks with a cost count the writes of the globals that
-	// are not counters, with those of the funcs they call (into
-	// callWrites: see call), and not the counters' updates (see
-	// writeBound).
+	// are not counters, with those of the funcs they call, and not the
+	// counters' updates (see writeBound). nodeWrites holds the writes of
+	// the node being walked, its calls' included (see call), until
+	// addWrites adds them to the path's cost.
 	writes     bool
-	callWrites int64
+	nodeWrites int64
 
 	descs map[string]*desc // this round's
 	queue []*desc
@@ -388,7 +389,7 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 			return a.fail("the processes take more than %d steps to analyse", a.steps-1)
 		}
 		n := b.nodes[node]
-		a.callWrites = 0
+		a.nodeWrites = 0
 		switch n.Kind {
 		case lang.NodePoint:
 			if n.Point.Guard != nil {
@@ -408,7 +409,7 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 				return false
 			}
 			if a.writes && n.Target.Var.Kind != lang.Local && a.counter[n.Target.Var.Index] < 0 {
-				a.callWrites++ // the write itself
+				a.nodeWrites++ // the write itself
 			}
 		case lang.NodeBranch:
 			c, ok := a.eval(n.Cond, locals)
@@ -510,17 +511,17 @@ func (a *ofa) cycle(b body, n *lang.Node, seen map[string]int, loop, here string
 	return false, true
 }
 
-// addWrites adds the writes a node made (callWrites) to the cost acc, when
-// there is one.
+// addWrites adds the writes the node made (nodeWrites) to the cost acc,
+// when there is one.
 func (a *ofa) addWrites(acc []int64) bool {
-	if acc == nil || a.callWrites == 0 {
+	if acc == nil || a.nodeWrites == 0 {
 		return true
 	}
-	w, ok := lang.Add(acc[len(acc)-1], a.callWrites)
+	w, ok := lang.Add(acc[len(acc)-1], a.nodeWrites)
 	if !ok {
 		return a.fail("a run may make more writes than int64 counts")
 	}
-	acc[len(acc)-1], a.callWrites = w, 0
+	acc[len(acc)-1], a.nodeWrites = w, 0
 	return true
 }
 
@@ -848,17 +849,17 @@ func (a *ofa) call(e *lang.CallExpr, locals []ival) (ival, bool) {
 	if a.writes {
 		acc, most = make([]int64, a.slots()), make([]int64, a.slots())
 	}
-	saved := a.callWrites // walk counts the func's own nodes' writes
+	saved := a.nodeWrites // the walk counts the func's own nodes' writes
 	if !a.walk(body{nodes: f.Nodes, ret: &ret, most: most}, entry(f.Nodes), fl, acc, map[string]int{}) {
 		return ival{}, false
 	}
-	a.callWrites = saved
-	if most != nil {
+	a.nodeWrites = saved
+	if most != nil { // the caller's node makes the writes of the func's costliest path
 		w, ok := lang.Add(saved, most[len(most)-1])
 		if !ok {
 			return ival{}, a.fail("a run may make more writes than int64 counts")
 		}
-		a.callWrites = w
+		a.nodeWrites = w
 	}
 	if ret.lo > ret.hi {
 		return pointIval(0), true
