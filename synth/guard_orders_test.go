@@ -1,0 +1,110 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/lang"
+)
+
+// TestGuardOrders checks the algorithms that use ICs against dfs on small
+// programs whose updates commute over the integers but overflow in some
+// orders only (guardShapes), from starts with x at and near the ends of
+// int64. Each pair's constraint is true there, and its overflow guard is
+// what tells the orders apart: a race is uniform only where the guard
+// holds and no other process may write what it reads (dporrt's icHolds),
+// or where no run can overflow (dporrt's OverflowFree). The same IC file
+// serves every start, as in the random differential test's edge starts;
+// these fail where those did not (generated programs rarely have an
+// overflow that some orders avoid): U⇒ asking nothing of the guards'
+// globals, the guard taken as true, or the overflow proof taken as
+// holding, each makes cdpor, codpor and codpor-ob miss a final state or an
+// overflow of dfs's.
+func TestGuardOrders(t *testing.T) {
+	shapes := guardShapes()
+	starts := []int64{math.MaxInt64, math.MaxInt64 - 1, math.MaxInt64 - 2, math.MinInt64, math.MinInt64 + 1, math.MinInt64 + 2, 0}
+	runs, overflows := 0, 0
+	for _, src := range shapes {
+		p, errs := lang.Compile("guard.blk", []byte(src))
+		if errs != nil {
+			t.Fatalf("shape does not compile:\n%s\n%s", errs.Format([]byte(src)), src)
+		}
+		ics, _, err := Run(context.Background(), p, randomPair)
+		if err != nil {
+			t.Fatalf("synth: %v\n%s", err, src)
+		}
+		for _, x := range starts {
+			start := map[string]int64{"x": x}
+			m, err := dporrt.New(p, start)
+			if err != nil {
+				t.Fatalf("x = %d: %v\n%s", x, err, src)
+			}
+			oracle, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs++
+			if slices.ContainsFunc(oracle.Findings, func(f dporrt.Finding) bool { return f.Error != nil && f.Error.Kind == dporrt.ErrOverflow }) {
+				overflows++
+			}
+			checkICAlgorithms(t, fmt.Sprintf("x = %d", x), src, p, m, oracle, ics)
+		}
+	}
+	t.Logf("%d programs, %d starts, %d with an overflow", len(shapes), runs, overflows)
+	if overflows == 0 || overflows == runs {
+		t.Errorf("%d of %d starts overflow: the starts no longer tell the orders apart", overflows, runs)
+	}
+}
+
+// guardShapes returns the programs of TestGuardOrders. Three processes
+// each run one block over x from a menu: add a constant (±1, 2), or add
+// one and take it back (±1, ±2: the block changes nothing where it does
+// not overflow, so it commutes with every other, and only its guard sees
+// the others' writes). Every ordered triple with mixed signs or a block
+// that takes back is there: the explored order follows the process ids.
+// Besides, guard-float's shape (testdata/regress/guard-float.blk): one
+// process adds y to x and takes it back, one adds 1 to x, one sets y.
+func guardShapes() []string {
+	type block struct {
+		code string
+		sign int // of what it adds; 0 where it takes it back
+	}
+	menu := []block{{"x = x + 1;", 1}, {"x = x - 1;", -1}, {"x = x + 2;", 1},
+		{"x = x + 1; x = x - 1;", 0}, {"x = x - 1; x = x + 1;", 0}, {"x = x + 2; x = x - 2;", 0}, {"x = x - 2; x = x + 2;", 0}}
+	var out []string
+	for _, a := range menu {
+		for _, b := range menu {
+			for _, c := range menu {
+				d := []block{a, b, c}
+				if a.sign != 0 && a.sign == b.sign && b.sign == c.sign {
+					continue // all add, of one sign: every order ends alike
+				}
+				var sb strings.Builder
+				sb.WriteString("global int x = 0;\n")
+				for i, k := range d {
+					fmt.Fprintf(&sb, "proc p%d() { %s }\n", i, k.code)
+				}
+				sb.WriteString("init {\n  spawn p0();\n  spawn p1();\n  spawn p2();\n}\n")
+				out = append(out, sb.String())
+			}
+		}
+	}
+	for _, y := range []string{"1", "-9223372036854775807 - 1", "9223372036854775807"} {
+		out = append(out, fmt.Sprintf(`global int x = 0, y = 0;
+proc a() { x = x + y; x = x - y; }
+proc b() { x = x + 1; }
+proc w() { y = %s; }
+init {
+  spawn a();
+  spawn b();
+  spawn w();
+}
+`, y))
+	}
+	return out
+}
