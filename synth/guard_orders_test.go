@@ -66,8 +66,8 @@ func TestGuardOrders(t *testing.T) {
 }
 
 // guardShapes returns the programs of TestGuardOrders. Three processes
-// each run one block over x from a menu: add a constant (±1, 2), or add
-// one and take it back (±1, ±2: the block changes nothing where it does
+// each run one block over x from a menu: add 1, -1 or 2, or add ±1 or ±2
+// and take it back (the block changes nothing where it does
 // not overflow, so it commutes with every other, and only its guard sees
 // the others' writes). Every ordered triple with mixed signs or a block
 // that takes back is there: the explored order follows the process ids.
@@ -122,7 +122,7 @@ func neverWorse(t *testing.T, name, src string, m *dporrt.Machine, ics *ic.File)
 	traces := map[dporrt.Algorithm]int{}
 	for _, a := range []dporrt.Algorithm{dporrt.CDPOR, dporrt.ODPCS, dporrt.CODPOR, dporrt.ODPCSO, dporrt.CODPOB} {
 		o := dporrt.Options{Algo: a}
-		if a == dporrt.CDPOR || a == dporrt.CODPOR || a == dporrt.CODPOB {
+		if info, _ := dporrt.Lookup(a); info.NeedsICs {
 			o.ICs = ics
 		}
 		r, err := dporrt.Explore(m, o)
