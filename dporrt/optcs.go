@@ -17,8 +17,8 @@ import (
 // its end. Don't-do sequences are inherited as the sleep sequences of
 // csdpor are (lines 29-30: childSleep), past events independent of them
 // only (and, for codpor, past events a constraint shows uniformly
-// independent of them: uniformCovers), and as u.v past p from u.p.v where
-// p is independent of u (Alg. 2, line 62: passOver); where one has shrunk
+// independent of them: uniformCovers), not as u.v past p from u.p.v
+// (Alg. 2, line 62: see childSleep); where one has shrunk
 // to a single process, that process is covered: not explored, but its
 // event still runs to have its races reversed (lines 17-19 and 25-26:
 // forcedRaces). The don't-do sets are the byState sleepers of the levels.
@@ -198,17 +198,15 @@ func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
 	return append(out, x.uniformPassOver(f, pid)...)
 }
 
-// uniformPassOver returns, for codpor and codpor-ob, what X.p inherits,
-// p = pid, of the don't-do sequences of f that start with an event q
-// dependent on p's, where a constraint of their pair holds uniformly in
+// uniformPassOver returns, for codpor and codpor-ob, the don't-do
+// sequences q.u of f, longer than q, that X.p inherits whole, p = pid: q's
+// event is dependent on p's, a constraint of their pair holds uniformly in
 // the current state X (U⇒, with no floating writer, as uniformCovers
-// asks): q.u.p.v, p independent of every event of u, as q.u.v; q.u, p
-// not in it and independent of every event of u, whole. The constraint
-// holding at X, X.p.q and X.q.p end in the same state, and p moves over
-// the events of u as passOver has it, so X.p.q.u.v ends where X.q.u.p.v
-// does; to codpor the two orders of p and q are one trace (see
-// uniformCovers). A single q is uniformCovers'; an independent q,
-// childSleep's and passOver's.
+// asks), and p has no event in u and is independent of every event of u.
+// X.p.q.u and X.q.u.p then end in the same state, and to codpor the two
+// orders of p and q are one trace (see uniformCovers). A single q is
+// uniformCovers'; an independent q, childSleep's. A sequence that holds
+// p's event is not inherited without it, as childSleep says why.
 func (x *explorer) uniformPassOver(f *level, pid PID) []sleeper {
 	if x.ics == nil {
 		return nil
@@ -222,13 +220,12 @@ func (x *explorer) uniformPassOver(f *level, pid PID) []sleeper {
 		if p == nil {
 			p = x.nextEvent(pid)
 		}
-		q := sl.seq[0]
-		seq, _, ok := x.moveFront(sl.seq, p, 1)
-		if !ok || !x.dependent(p, q) {
-			continue
+		q, u := sl.seq[0], sl.seq[1:]
+		if !x.dependent(p, q) || slices.ContainsFunc(u, func(e *event) bool { return x.dependent(p, e) }) {
+			continue // p's own event in u is dependent on it too
 		}
 		if _, uniform := x.icHolds(pid, p.block, q.pid, q.block); uniform && !x.floatingBefore(p, q) {
-			out = append(out, sleeper{seq: seq, byState: true})
+			out = append(out, sleeper{seq: sl.seq, byState: true})
 		}
 	}
 	return out
