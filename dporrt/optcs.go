@@ -206,7 +206,7 @@ func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
 // X.p.q.u and X.q.u.p then end in the same state, and to codpor the two
 // orders of p and q are one trace (see uniformCovers). A single q is
 // uniformCovers'; an independent q, childSleep's. A sequence that holds
-// p's event is not inherited without it, as childSleep says why.
+// p's event is not inherited without it, for the reason childSleep gives.
 func (x *explorer) uniformPassOver(f *level, pid PID) []sleeper {
 	if x.ics == nil {
 		return nil
