@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -79,13 +80,20 @@ func TestSymbol(t *testing.T) {
 
 // TestPairTooLarge: a pair whose paths multiply beyond MaxPathPairs is
 // unknown with a reason (no constraint: sound), not a formula that
-// exhausts memory; just below the bound it is built.
+// exhausts memory; just below the bound it is built. Far beyond it (10
+// ifs: 1024 paths a block, about a million compositions in each order)
+// the refusal comes after a few hundred compositions a side, not after
+// all of them: the whole compositions allocated some 6 GB.
 func TestPairTooLarge(t *testing.T) {
 	for _, tc := range []struct {
 		ifs     int
 		unknown bool
-	}{{4, false}, {5, true}} {
-		src := "global int x, g0, g1, g2, g3, g4;\nproc p() {\n"
+	}{{4, false}, {5, true}, {10, true}} {
+		src := "global int x"
+		for i := 0; i < tc.ifs; i++ {
+			src += fmt.Sprintf(", g%d", i)
+		}
+		src += ";\nproc p() {\n"
 		for i := 0; i < tc.ifs; i++ {
 			src += fmt.Sprintf("  if (g%d > x) { x = x + %d; } else { x = x - g%d; }\n", i, i+1, i)
 		}
@@ -94,10 +102,16 @@ func TestPairTooLarge(t *testing.T) {
 		if errs != nil {
 			t.Fatal(errs.Format([]byte(src)))
 		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		f := Pair(p.Blocks[0], p.Blocks[0], ts.NewSymbols(p))
+		runtime.ReadMemStats(&after)
 		n := len(f.AB.Transitions) * len(f.BA.Transitions)
 		if got := strings.Contains(f.Unknown, "too large"); got != tc.unknown {
 			t.Errorf("%d ifs (%d pairs of paths): unknown %q, want unknown %v", tc.ifs, n, f.Unknown, tc.unknown)
+		}
+		if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 256 {
+			t.Errorf("%d ifs: building the pair allocated %d MB", tc.ifs, mb)
 		}
 		if tc.unknown && (!f.F.IsFalse() || f.Exact) {
 			t.Errorf("%d ifs: an unknown pair must have F = false, inexact", tc.ifs)

@@ -2,6 +2,7 @@ package ts
 
 import (
 	"fmt"
+	"iter"
 	"sort"
 	"strings"
 
@@ -13,6 +14,62 @@ import (
 // second's inputs bound to the first's outputs. The two systems must belong
 // to different events (0 and 1), so their locals are distinct symbols.
 func Compose(first, second *System, syms *Symbols) *System {
+	out := composed(first, second)
+	if out.Unknown == "" {
+		for t := range compositions(first, second, syms) {
+			out.Transitions = append(out.Transitions, t)
+		}
+	}
+	return out
+}
+
+// ComposeBoth returns Compose(first, second) and Compose(second, first),
+// built side by side so that it can stop early: once the product of their
+// transition counts, or the count of either, passes maxPairs (0: no
+// bound), it returns false, and both systems are unknown. Two blocks of n
+// and m paths compose into up to n·m transitions in each order, each with
+// terms substituted into, and a caller that refuses a pair past a number
+// of pairs of paths learns it after about the square root of that number
+// of transitions a side, not after all of them.
+func ComposeBoth(first, second *System, syms *Symbols, maxPairs int) (ab, ba *System, ok bool) {
+	ab, ba = composed(first, second), composed(second, first)
+	if ab.Unknown != "" || ba.Unknown != "" {
+		return ab, ba, true
+	}
+	sides := [2]*System{ab, ba}
+	var next [2]func() (*Transition, bool)
+	for i, s := range [2][2]*System{{first, second}, {second, first}} {
+		n, stop := iter.Pull(compositions(s[0], s[1], syms))
+		defer stop()
+		next[i] = n
+	}
+	done := [2]bool{}
+	for !done[0] || !done[1] {
+		i := 0 // the side with fewer transitions so far, if it has more
+		if done[0] || !done[1] && len(ba.Transitions) < len(ab.Transitions) {
+			i = 1
+		}
+		t, more := next[i]()
+		if !more {
+			done[i] = true
+			continue
+		}
+		sides[i].Transitions = append(sides[i].Transitions, t)
+		na, nb := len(ab.Transitions), len(ba.Transitions)
+		if maxPairs > 0 && (na > maxPairs || nb > maxPairs || na*nb > maxPairs) {
+			why := fmt.Sprintf("more than %d pairs of paths of the two orders", maxPairs)
+			for _, s := range sides {
+				s.Transitions, s.Unknown = nil, why
+			}
+			return ab, ba, false
+		}
+	}
+	return ab, ba, true
+}
+
+// composed is the system of first then second without its transitions:
+// the blocks, what was abstracted, and why it is unknown if either is.
+func composed(first, second *System) *System {
 	out := &System{Events: 2}
 	for e := 0; e < 2; e++ {
 		if first.Blocks[e] != nil {
@@ -26,77 +83,84 @@ func Compose(first, second *System, syms *Symbols) *System {
 	switch {
 	case first.Unknown != "":
 		out.Unknown = first.Unknown
-		return out
 	case second.Unknown != "":
 		out.Unknown = second.Unknown
-		return out
-	}
-	for _, a := range first.Transitions {
-		bind := func(s *Sym) *Term {
-			if s.Kind == SymGlobal {
-				return a.Global(s.Var, syms)
-			}
-			return nil
-		}
-		for _, b := range second.Transitions {
-			t := &Transition{
-				Cond:       And(a.Cond, Subst(b.Cond, bind)),
-				NoOverflow: And(a.NoOverflow, Subst(b.NoOverflow, bind)),
-				Fns:        map[string]*Fn{},
-			}
-			if t.Cond.IsFalse() {
-				continue
-			}
-			written := map[*lang.Var]*Term{}
-			for _, as := range a.Globals {
-				written[as.Var] = as.Value
-			}
-			for _, as := range b.Globals {
-				written[as.Var] = Subst(as.Value, bind)
-			}
-			for v, val := range written {
-				if !val.Equal(SymTerm(syms.Global(v))) {
-					t.Globals = append(t.Globals, Assign{v, val})
-				}
-			}
-			sortAssigns(t.Globals)
-			for e := 0; e < 2; e++ {
-				src := a
-				if second.Blocks[e] != nil {
-					src = b
-				}
-				if first.Blocks[e] == nil && second.Blocks[e] == nil {
-					continue
-				}
-				for _, as := range src.Locals[e] {
-					val := as.Value
-					if src == b {
-						val = Subst(val, bind)
-					}
-					t.Locals[e] = append(t.Locals[e], Assign{as.Var, val})
-				}
-				t.Next[e], t.Ends[e] = src.Next[e], src.Ends[e]
-			}
-			t.Spawns = append(t.Spawns, a.Spawns...)
-			for _, s := range b.Spawns {
-				args := make([]*Term, len(s.Args))
-				for i, x := range s.Args {
-					args[i] = Subst(x, bind)
-				}
-				t.Spawns = append(t.Spawns, Spawn{Proc: s.Proc, Args: args, Event: s.Event})
-			}
-			t.Violations = append(append([]lang.Pos(nil), a.Violations...), b.Violations...)
-			sort.Slice(t.Violations, func(i, j int) bool { return t.Violations[i].Offset < t.Violations[j].Offset })
-			for k, f := range a.Fns {
-				t.Fns[k] = f
-			}
-			for k, f := range b.Fns {
-				t.Fns[k] = f
-			}
-			out.Transitions = append(out.Transitions, t)
-		}
 	}
 	return out
+}
+
+// compositions yields the transitions of first then second, in Compose's
+// order.
+func compositions(first, second *System, syms *Symbols) iter.Seq[*Transition] {
+	return func(yield func(*Transition) bool) {
+		for _, a := range first.Transitions {
+			bind := func(s *Sym) *Term {
+				if s.Kind == SymGlobal {
+					return a.Global(s.Var, syms)
+				}
+				return nil
+			}
+			for _, b := range second.Transitions {
+				t := &Transition{
+					Cond:       And(a.Cond, Subst(b.Cond, bind)),
+					NoOverflow: And(a.NoOverflow, Subst(b.NoOverflow, bind)),
+					Fns:        map[string]*Fn{},
+				}
+				if t.Cond.IsFalse() {
+					continue
+				}
+				written := map[*lang.Var]*Term{}
+				for _, as := range a.Globals {
+					written[as.Var] = as.Value
+				}
+				for _, as := range b.Globals {
+					written[as.Var] = Subst(as.Value, bind)
+				}
+				for v, val := range written {
+					if !val.Equal(SymTerm(syms.Global(v))) {
+						t.Globals = append(t.Globals, Assign{v, val})
+					}
+				}
+				sortAssigns(t.Globals)
+				for e := 0; e < 2; e++ {
+					src := a
+					if second.Blocks[e] != nil {
+						src = b
+					}
+					if first.Blocks[e] == nil && second.Blocks[e] == nil {
+						continue
+					}
+					for _, as := range src.Locals[e] {
+						val := as.Value
+						if src == b {
+							val = Subst(val, bind)
+						}
+						t.Locals[e] = append(t.Locals[e], Assign{as.Var, val})
+					}
+					t.Next[e], t.Ends[e] = src.Next[e], src.Ends[e]
+				}
+				t.Spawns = append(t.Spawns, a.Spawns...)
+				for _, s := range b.Spawns {
+					args := make([]*Term, len(s.Args))
+					for i, x := range s.Args {
+						args[i] = Subst(x, bind)
+					}
+					t.Spawns = append(t.Spawns, Spawn{Proc: s.Proc, Args: args, Event: s.Event})
+				}
+				t.Violations = append(append([]lang.Pos(nil), a.Violations...), b.Violations...)
+				sort.Slice(t.Violations, func(i, j int) bool { return t.Violations[i].Offset < t.Violations[j].Offset })
+				for k, f := range a.Fns {
+					t.Fns[k] = f
+				}
+				for k, f := range b.Fns {
+					t.Fns[k] = f
+				}
+				if !yield(t) {
+					return
+				}
+			}
+		}
+	}
 }
 
 func mergeStrings(a, b []string) []string {

@@ -52,5 +52,7 @@
 // most [MaxPaths] paths per system, [MaxPathSteps] nodes per path and
 // [MaxWork] nodes in all; beyond that the system is unknown. The last two
 // are far below the interpreter's block budget, so no path a system keeps
-// could run out of it.
+// could run out of it. Compositions of two path systems are not bounded by
+// [Compose]; [ComposeBoth] builds both orders under a bound on the product
+// of their sizes, which the path encoding of F(a,b) uses.
 package ts

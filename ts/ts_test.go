@@ -84,3 +84,45 @@ func TestEmptyFunc(t *testing.T) {
 		t.Errorf("T(p) =\n%swant\n%s", got, want)
 	}
 }
+
+// TestComposeBoth: ComposeBoth builds what Compose builds in each order
+// when the product of their transition counts, and each count, is within
+// its bound, and otherwise stops with both systems unknown (what stopping
+// early saves is held by encode's TestPairTooLarge).
+func TestComposeBoth(t *testing.T) {
+	// p has 8 paths, q 2: 16 transitions in each order.
+	src := []byte(`global int a, b, c, x, y, z, w;
+proc p() { if (a > 0) { x = 1; } if (b > 0) { y = 1; } if (c > 0) { z = 1; } }
+proc q() { if (w > 0) { w = 0; } }
+init { spawn p(); spawn q(); }
+`)
+	prog, errs := lang.Compile("both.blk", src)
+	if errs != nil {
+		t.Fatal(errs.Format(src))
+	}
+	syms := NewSymbols(prog)
+	ta, tb := Block(prog.Block("p"), 0, syms), Block(prog.Block("q"), 1, syms)
+	wantAB, wantBA := Compose(ta, tb, syms), Compose(tb, ta, syms)
+	if len(wantAB.Transitions) != 16 || len(wantBA.Transitions) != 16 {
+		t.Fatalf("the compositions have %d and %d transitions, want 16 and 16", len(wantAB.Transitions), len(wantBA.Transitions))
+	}
+	for _, tc := range []struct {
+		maxPairs int
+		fits     bool
+	}{{0, true}, {256, true}, {1000, true}, {255, false}, {15, false}, {1, false}} {
+		ab, ba, fits := ComposeBoth(ta, tb, syms, tc.maxPairs)
+		if fits != tc.fits {
+			t.Errorf("bound %d: fits = %v, want %v", tc.maxPairs, fits, tc.fits)
+			continue
+		}
+		if !fits {
+			if ab.Unknown == "" || ba.Unknown == "" || len(ab.Transitions)+len(ba.Transitions) != 0 {
+				t.Errorf("bound %d: cut systems must be unknown and empty: %q %q, %d and %d transitions", tc.maxPairs, ab.Unknown, ba.Unknown, len(ab.Transitions), len(ba.Transitions))
+			}
+			continue
+		}
+		if ab.String() != wantAB.String() || ba.String() != wantBA.String() {
+			t.Errorf("bound %d: ComposeBoth differs from Compose:\n%s%s\nwant\n%s%s", tc.maxPairs, ab, ba, wantAB, wantBA)
+		}
+	}
+}
