@@ -19,7 +19,7 @@ import (
 // Options configure a synthesis run.
 type Options struct {
 	Workers      int           // parallel workers (0: number of CPUs)
-	Timeout      time.Duration // budget per pair (0: none)
+	Timeout      time.Duration // budget of each cover and each check of a pair (0: none)
 	CheckTimeout time.Duration // budget per solver check (0: allsat's default)
 	Rlimit       uint64        // Z3 resource limit per solver check (0: none)
 	// Budget bounds the Z3 resources of each cover of a pair, and of

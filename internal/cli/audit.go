@@ -95,9 +95,9 @@ failure.`,
 	defineFlag(f, &defs)
 	f.StringVar(&format, "format", "text", "text, md or json")
 	f.IntVarP(&workers, "jobs", "j", 0, "parallel workers for synthesis (default: number of CPUs)")
-	f.DurationVar(&timeout, "timeout", 30*time.Second, "synthesis budget per pair; a pair that runs out is unknown (0: none)")
+	f.DurationVar(&timeout, "timeout", 30*time.Second, "synthesis time per cover of a pair; a pair that runs out is unknown (0: none)")
 	f.DurationVar(&checkTO, "check-timeout", 2*time.Second, "budget per solver check")
-	f.Uint64Var(&budget, "budget", 0, "Z3 resources per pair when classifying, as icgen synth --budget (0: none); the witness searches stay bounded by --check-timeout and --tries")
+	f.Uint64Var(&budget, "budget", 0, "Z3 resources per cover of a pair when classifying, as icgen synth --budget (0: none); the witness searches stay bounded by --check-timeout and --tries")
 	f.IntVar(&tries, "tries", 5, "solver models run per query before a pair is left without a witness")
 	return cmd
 }

@@ -50,8 +50,11 @@ Params stay symbolic: one IC file serves every value of -D.
 on a slow or busy machine and exact on another. --budget bounds each pair's
 work in Z3's resource units instead (in the order of a million a second on
 one core): the file is the same wherever it is made, with the same Z3.
-The summary on stderr gives the resources a run spent and the most one pair
-took.
+Both bound each cover of a pair: a pair whose cover runs out with the merged
+encoding is covered again with the path encoding where that can be built,
+with a bound of its own, so it can take up to twice either (and its two
+exactness checks have theirs). The summary on stderr gives the resources a
+run spent and the most one pair took.
 --check-timeout still bounds each check (non-linear arithmetic can run long
 within a few units); --timeout 0 leaves the budget alone to bound a pair.
 
@@ -136,10 +139,10 @@ smtlib (each constraint a define-fun over declared state variables).
 	f.StringVarP(&out, "output", "o", "", "output file (- for stdout; default: FILE with .ic.json, .ic.txt or .ic.smt2); see Output files")
 	f.StringVar(&format, "format", "json", "json, text or smtlib")
 	f.IntVarP(&workers, "jobs", "j", 0, "parallel workers (default: number of CPUs)")
-	f.DurationVar(&timeout, "timeout", 30*time.Second, "budget per pair; a pair that runs out is unknown (0: none)")
+	f.DurationVar(&timeout, "timeout", 30*time.Second, "time per cover of a pair; a pair that runs out is unknown (0: none)")
 	f.DurationVar(&checkTO, "check-timeout", 2*time.Second, "budget per solver check (non-linear arithmetic can need a bound)")
 	f.Uint64Var(&rlimit, "rlimit", 0, "Z3 resource limit per solver check, deterministic (0: none)")
-	f.Uint64Var(&budget, "budget", 0, "Z3 resources per pair, all its checks together (0: none); unlike --timeout the IC file does not depend on the machine or its load")
+	f.Uint64Var(&budget, "budget", 0, "Z3 resources per cover of a pair, all its checks together (0: none); unlike --timeout the IC file does not depend on the machine or its load")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary on stderr")
 	f.StringVar(&encName, "encoding", "merged", "how F(a,b) is built: merged (one equality of merged final states, linear in the blocks) or paths (a disjunction over pairs of paths, exponential in branches)")
 	return cmd
