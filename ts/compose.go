@@ -45,7 +45,8 @@ func ComposeBoth(first, second *System, syms *Symbols, maxPairs int) (ab, ba *Sy
 	}
 	done := [2]bool{}
 	for !done[0] || !done[1] {
-		i := 0 // the side with fewer transitions so far, if it has more
+		// Extend the side with fewer transitions so far, of those not done.
+		i := 0
 		if done[0] || !done[1] && len(ba.Transitions) < len(ab.Transitions) {
 			i = 1
 		}
