@@ -121,13 +121,13 @@ var Algorithms = []Info{
 		Promise: "no more traces than odpor, minus the reversals whose two orders end in the same state; the final states and violations of dfs"},
 	{Name: ODPCSO, Loop: LoopOptimal, Check: CheckState, Observers: true, StaticDep: true, AtMost: []Algorithm{ODPOB},
 		Paper:   "Optimal context-sensitive DPOR with observers (Albert et al., ISSTA'19, Alg. 2)",
-		Promise: "no more traces than odpor-ob: its reversals, minus those after which every observer sees the same in both orders; the violations of dfs, and its final states with --observe-final"},
+		Promise: "no more traces than odpor-ob: its reversals, minus those after which every observer sees the same in both orders (one open counterexample with --observe-final: dporrt/testdata/open/cs-ob-forced-bound.blk); the violations of dfs, and its final states with --observe-final"},
 	{Name: CODPOR, Loop: LoopOptimal, Check: CheckICs, StaticDep: true, NeedsICs: true,
 		Paper:   "Constrained optimal DPOR: the CAV'18 paper's constraints (Alg. 1) on the ISSTA'19 paper's wakeup trees with don't-do sets (Alg. 1), the integration ISSTA'19 Sec. 6 leaves as future work",
 		Promise: "races a constraint shows uniformly independent are no races, and those it covers stop early; the final states and violations of dfs"},
 	{Name: CODPOB, Loop: LoopOptimal, Check: CheckICs, Observers: true, StaticDep: true, NeedsICs: true, AtMost: []Algorithm{ODPOB},
 		Paper:   "Constrained optimal DPOR with observers: codpor's constraints on odpor-cs-ob's wakeup trees (ISSTA'19 Alg. 2)",
-		Promise: "no more traces than odpor-ob: races a constraint shows uniformly independent are no races, and those after which every observer sees the same stop early; the violations of dfs, and its final states with --observe-final"},
+		Promise: "no more traces than odpor-ob (as odpor-cs-ob, one open counterexample with --observe-final): races a constraint shows uniformly independent are no races, and those after which every observer sees the same stop early; the violations of dfs, and its final states with --observe-final"},
 }
 
 // PreservesFinals reports whether the algorithm, run with opts, reaches

@@ -185,6 +185,7 @@ func noAwait(o progen.Options) progen.Options {
 // are skipped; they must be a minority. A failing program is printed
 // whole, with its seed and options, for replay.
 func TestDifferentialRandom(t *testing.T) {
+	const maxFailing = 10 // failing programs a shard reports before it stops
 	first, last := progen.Soak(400)
 	n := int(last - first + 1)
 	const shards = 2
@@ -193,6 +194,24 @@ func TestDifferentialRandom(t *testing.T) {
 		for w := range shards {
 			t.Run(strconv.Itoa(w), func(t *testing.T) {
 				t.Parallel()
+				// Each program is a subtest of its own, so that a soak goes
+				// on past a failing one (one program must not hide the rest
+				// of its shard); it stops after maxFailing of them.
+				failing := 0
+				check := func(name, what string, m *Machine, src string, count *int) bool {
+					ok := t.Run(name, func(t *testing.T) {
+						if differential(t, what, m, 100000, nil) {
+							*count++
+						}
+						if t.Failed() {
+							t.Errorf("the program of %s:\n%s", what, src)
+						}
+					})
+					if !ok {
+						failing++
+					}
+					return failing < maxFailing
+				}
 				for seed := first + uint64(w); seed <= last; seed += shards {
 					opts := randomOptions[seed%uint64(len(randomOptions))]
 					src := progen.Generate(seed, opts)
@@ -200,11 +219,8 @@ func TestDifferentialRandom(t *testing.T) {
 					if err != nil {
 						t.Fatalf("seed %d: %v\n%s", seed, err, src)
 					}
-					if differential(t, fmt.Sprintf("seed %d", seed), m, 100000, nil) {
-						ran[w]++
-					}
-					if t.Failed() {
-						t.Fatalf("the program of seed %d (options %s):\n%s", seed, opts, src)
+					if !check(fmt.Sprintf("seed%d", seed), fmt.Sprintf("seed %d (options %s)", seed, opts), m, src, &ran[w]) {
+						return
 					}
 					for k := range progen.Mutants(seed, 100) {
 						del := progen.Mutant(src, seed, k)
@@ -216,11 +232,8 @@ func TestDifferentialRandom(t *testing.T) {
 						if err != nil {
 							continue // an init that fails
 						}
-						if differential(t, fmt.Sprintf("seed %d, cut down %d", seed, k), m, 100000, nil) {
-							cut[w]++
-						}
-						if t.Failed() {
-							t.Fatalf("the program of seed %d (options %s) cut down (progen.Mutant %d):\n%s", seed, opts, k, del)
+						if !check(fmt.Sprintf("seed%d-cut%d", seed, k), fmt.Sprintf("seed %d (options %s) cut down (progen.Mutant %d)", seed, opts, k), m, del, &cut[w]) {
+							return
 						}
 					}
 				}
