@@ -20,10 +20,10 @@ import (
 // codpor executes more states than cdpor or odpor-cs, and those where
 // odpor-cs, which uses no ICs, explores more complete traces than csdpor
 // (the optimal loop's context-sensitive pruning behind the source loop's,
-// which no constraint enters; docs/algorithms.md gives these counts). Each pair has the random test's budget
-// (randomPair), which does not depend on the machine or its load, so the
-// counts do not either; the unknown-pairs metric counts the pairs that
-// run out of it with the pairs not modeled. ICGEN_ASSUME_NO_OVERFLOW=1 runs
+// which no constraint enters; docs/algorithms.md gives these counts). Each
+// pair has the random test's budget (randomPair), which does not depend on
+// the machine or its load, so the counts do not either; the unknown-pairs
+// metric counts the pairs that run out of it with the pairs not modeled. ICGEN_ASSUME_NO_OVERFLOW=1 runs
 // cdpor, codpor and codpor-ob with Options.AssumeNoOverflow, the papers'
 // setting:
 //
@@ -83,11 +83,11 @@ func BenchmarkGeneratedCounts(b *testing.B) {
 					statesAbove[a]++
 				}
 			}
-			switch os, cs := got[dporrt.ODPCS].Traces, got[dporrt.CSDPOR].Traces; {
-			case os > cs:
+			switch opt, src := got[dporrt.ODPCS].Traces, got[dporrt.CSDPOR].Traces; {
+			case opt > src:
 				csAbove++
-				b.Logf("seed %d: odpor-cs %d complete traces, csdpor %d", seed, os, cs)
-			case os < cs:
+				b.Logf("seed %d: odpor-cs %d complete traces, csdpor %d", seed, opt, src)
+			case opt < src:
 				csBelow++
 			}
 		}
