@@ -83,7 +83,8 @@ func TestSymbol(t *testing.T) {
 // exhausts memory; just below the bound it is built. Far beyond it (10
 // ifs: 1024 paths a block, about a million compositions in each order)
 // the refusal comes after a few hundred compositions a side, not after
-// all of them: the whole compositions allocated some 6 GB.
+// all of them: composing them whole, the test was killed by the kernel at
+// 24 GB.
 func TestPairTooLarge(t *testing.T) {
 	for _, tc := range []struct {
 		ifs     int

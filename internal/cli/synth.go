@@ -142,7 +142,7 @@ smtlib (each constraint a define-fun over declared state variables).
 	f.DurationVar(&timeout, "timeout", 30*time.Second, "time per cover of a pair; a pair that runs out is unknown (0: none)")
 	f.DurationVar(&checkTO, "check-timeout", 2*time.Second, "budget per solver check (non-linear arithmetic can need a bound)")
 	f.Uint64Var(&rlimit, "rlimit", 0, "Z3 resource limit per solver check, deterministic (0: none)")
-	f.Uint64Var(&budget, "budget", 0, "Z3 resources per cover of a pair, all its checks together (0: none); unlike --timeout the IC file does not depend on the machine or its load")
+	f.Uint64Var(&budget, "budget", 0, "Z3 resources per cover of a pair, all the cover's solver checks together (0: none); unlike --timeout the IC file does not depend on the machine or its load")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary on stderr")
 	f.StringVar(&encName, "encoding", "merged", "how F(a,b) is built: merged (one equality of merged final states, linear in the blocks) or paths (a disjunction over pairs of paths, exponential in branches)")
 	return cmd
