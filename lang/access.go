@@ -57,39 +57,60 @@ type Effects struct {
 	Arith   bool // does arithmetic that may overflow
 }
 
-// walkNode calls f on every expression of n, subexpressions included.
-func walkNode(n *Node, f func(Expr)) {
-	var walk func(e Expr)
-	walk = func(e Expr) {
-		if e == nil {
+// Exprs yields the expressions n evaluates, in the order it evaluates them
+// (docs/language.md, Evaluation order): an assignment's value, then the
+// index of its target; a branch's or an assert's condition; a spawn's
+// arguments, left to right; a call statement's call; a return's value; an
+// await point's guard. It yields every expression field that is set, so
+// whoever walks a body's expressions through it misses none
+// (TestNodeExprs checks that every expression field of Node is yielded).
+func (n *Node) Exprs(yield func(Expr) bool) {
+	if n.Value != nil && !yield(n.Value) {
+		return
+	}
+	if n.Target.Index != nil && !yield(n.Target.Index) {
+		return
+	}
+	if n.Cond != nil && !yield(n.Cond) {
+		return
+	}
+	for _, a := range n.Args {
+		if !yield(a) {
 			return
 		}
-		f(e)
-		switch e := e.(type) {
-		case *IndexExpr:
-			walk(e.Index)
-		case *UnaryExpr:
-			walk(e.X)
-		case *BinaryExpr:
-			walk(e.X)
-			walk(e.Y)
-		case *CallExpr:
-			for _, a := range e.Args {
-				walk(a)
-			}
+	}
+	if n.Call != nil && !yield(n.Call) {
+		return
+	}
+	if n.Point != nil && n.Point.Guard != nil {
+		yield(n.Point.Guard)
+	}
+}
+
+// Inspect calls f on e, then on every expression inside it, depth first
+// and left to right (an element's index, a call's arguments). It does not
+// enter the body of a called func.
+func Inspect(e Expr, f func(Expr)) {
+	f(e)
+	switch e := e.(type) {
+	case *IndexExpr:
+		Inspect(e.Index, f)
+	case *UnaryExpr:
+		Inspect(e.X, f)
+	case *BinaryExpr:
+		Inspect(e.X, f)
+		Inspect(e.Y, f)
+	case *CallExpr:
+		for _, a := range e.Args {
+			Inspect(a, f)
 		}
 	}
-	walk(n.Value)
-	walk(n.Cond)
-	walk(n.Target.Index)
-	for _, a := range n.Args {
-		walk(a)
-	}
-	if n.Call != nil {
-		walk(n.Call)
-	}
-	if n.Point != nil {
-		walk(n.Point.Guard)
+}
+
+// walkNode calls f on every expression of n, subexpressions included.
+func walkNode(n *Node, f func(Expr)) {
+	for e := range n.Exprs {
+		Inspect(e, f)
 	}
 }
 

@@ -380,29 +380,11 @@ func (c *rwCollector) call(f *Func) {
 }
 
 func (c *rwCollector) node(n *Node) {
-	switch n.Kind {
-	case NodeAssign:
-		c.expr(n.Value)
-		if n.Target.Index != nil {
-			c.expr(n.Target.Index)
-		}
+	for e := range n.Exprs {
+		c.expr(e)
+	}
+	if n.Kind == NodeAssign {
 		c.writes.add(n.Target.Var)
-	case NodeBranch, NodeAssert:
-		c.expr(n.Cond)
-	case NodeSpawn:
-		for _, a := range n.Args {
-			c.expr(a)
-		}
-	case NodeCall:
-		c.expr(n.Call)
-	case NodeReturn:
-		if n.Value != nil {
-			c.expr(n.Value)
-		}
-	case NodePoint:
-		if n.Point.Guard != nil {
-			c.expr(n.Point.Guard)
-		}
 	}
 }
 
