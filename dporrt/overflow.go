@@ -54,6 +54,14 @@ import (
 // MinInt64 / -1. Any operation that may overflow fails the proof; so does
 // a program past the bounds below. A failed proof changes nothing: the
 // guards count, as before.
+//
+// Every run walks every expression of every node it passes (exprs, over
+// lang.Node.Exprs: values, indices on either side of an assignment,
+// conditions, asserts, await guards, spawn and call arguments, return
+// values), and into every func they call, so a func called anywhere
+// counts, with its writes and with its operations
+// (testdata/regress/ovf-func-spawn-arg.blk: the writes of a func called
+// from a spawn's arguments). Init runs concretely.
 
 const (
 	maxOverflowRounds = 64      // fixpoint rounds before giving up
@@ -114,22 +122,24 @@ type ofa struct {
 
 	// writes: the walks with a cost count the writes of the globals that
 	// are not counters, with those of the funcs they call, and not the
-	// counters' updates (see writeBound). nodeWrites holds the writes of
-	// the node being walked, its calls' included (see call), until
-	// addWrites adds them to the path's cost.
+	// counters' updates (see writeBound). callWrites is what the funcs
+	// called so far by the innermost exprs under way write at most (see
+	// call): exprs adds it to the path's cost.
 	writes     bool
-	nodeWrites int64
+	callWrites int64
 
 	descs map[string]*desc // this round's
 	queue []*desc
+
+	bodyExprs map[*lang.Node][][]lang.Expr // by a body's first node (see exprsOf)
 }
 
 // site is an update of a counter: l = l + e (sign 1) or l = l - e (-1),
-// read being the operand that reads l.
+// e being the left (operand 0) or the right (1) operand of the value.
 type site struct {
 	counter int
-	e, read lang.Expr
 	sign    int
+	operand int
 }
 
 // desc is a process the program can have: a proc started at a node with
@@ -319,7 +329,7 @@ func (a *ofa) runAll(s *State) bool {
 	for len(a.queue) > 0 {
 		d := a.queue[0]
 		a.queue = a.queue[1:]
-		if !a.walk(body{nodes: d.proc.Nodes, d: d}, d.node, slices.Clone(d.locals), nil, map[string]int{}) {
+		if !a.walk(body{nodes: d.proc.Nodes, exprs: a.exprsOf(d.proc.Nodes), d: d}, d.node, slices.Clone(d.locals), nil, map[string]int{}) {
 			return false
 		}
 	}
@@ -350,7 +360,7 @@ func (a *ofa) costOf(d *desc) bool {
 	}
 	d.state = 1
 	d.cost = make([]int64, a.slots())
-	if !a.walk(body{nodes: d.proc.Nodes, d: d}, d.node, slices.Clone(d.locals), make([]int64, len(d.cost)), map[string]int{}) {
+	if !a.walk(body{nodes: d.proc.Nodes, exprs: a.exprsOf(d.proc.Nodes), d: d}, d.node, slices.Clone(d.locals), make([]int64, len(d.cost)), map[string]int{}) {
 		return false
 	}
 	d.state = 2
@@ -362,6 +372,7 @@ func (a *ofa) costOf(d *desc) bool {
 // paths' most costs go into most.
 type body struct {
 	nodes []*lang.Node
+	exprs [][]lang.Expr // by node (see exprsOf)
 	d     *desc
 	ret   *ival
 	most  []int64
@@ -384,38 +395,37 @@ func (b body) name() string {
 // cycle), 2 done, by node, locals and cost (the same state again has the
 // same future).
 func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string]int) bool {
+	var buf [4]ival // the values of a node's expressions (see exprs)
 	for node != lang.End {
 		if a.steps++; a.steps > maxOverflowSteps || a.writes && a.steps > maxBoundSteps {
 			return a.fail("the processes take more than %d steps to analyse", a.steps-1)
 		}
 		n := b.nodes[node]
-		a.nodeWrites = 0
+		vals, ok := a.exprs(n, b.exprs[node], locals, acc, buf[:0])
+		if !ok {
+			return false
+		}
 		switch n.Kind {
-		case lang.NodePoint:
-			if n.Point.Guard != nil {
-				if _, ok := a.eval(n.Point.Guard, locals); !ok {
-					return false
-				}
-			}
+		case lang.NodePoint, lang.NodeAssert, lang.NodeCall:
+			// Their expressions are all they do.
 		case lang.NodeAssign:
 			if st, isSite := a.sites[n]; isSite {
-				if !a.update(st, n.Target, locals, acc) {
+				if !a.update(st, vals, acc) {
 					return false
 				}
 				break
 			}
-			v, ok := a.eval(n.Value, locals)
-			if !ok || !a.assign(n.Target, v, locals) {
-				return false
+			var index ival
+			if n.Target.Index != nil {
+				index = vals[1]
 			}
-			if a.writes && n.Target.Var.Kind != lang.Local && a.counter[n.Target.Var.Index] < 0 {
-				a.nodeWrites++ // the write itself
+			a.assign(n.Target, vals[0], index, locals)
+			if a.writes && n.Target.Var.Kind != lang.Local && a.counter[n.Target.Var.Index] < 0 &&
+				!a.addWrites(acc, 1) { // the write itself
+				return false
 			}
 		case lang.NodeBranch:
-			c, ok := a.eval(n.Cond, locals)
-			if !ok || !a.addWrites(acc) {
-				return false
-			}
+			c := vals[0]
 			if c.is(0) {
 				node = n.Else
 				continue
@@ -452,34 +462,16 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 				defer delete(seen, loop)
 				defer delete(seen, here)
 			}
-		case lang.NodeAssert:
-			if _, ok := a.eval(n.Cond, locals); !ok {
-				return false
-			}
 		case lang.NodeSpawn:
-			if !a.spawn(n, locals, acc) {
-				return false
-			}
-		case lang.NodeCall:
-			if _, ok := a.eval(n.Call, locals); !ok {
+			if !a.spawn(n, vals, acc) {
 				return false
 			}
 		case lang.NodeReturn:
 			if b.ret != nil && n.Value != nil {
-				v, ok := a.eval(n.Value, locals)
-				if !ok {
-					return false
-				}
-				*b.ret = ival{min(b.ret.lo, v.lo), max(b.ret.hi, v.hi)}
-			}
-			if !a.addWrites(acc) {
-				return false
+				*b.ret = b.ret.join(vals[0])
 			}
 			node = lang.End
 			continue
-		}
-		if !a.addWrites(acc) {
-			return false
 		}
 		node = n.Next
 	}
@@ -511,28 +503,89 @@ func (a *ofa) cycle(b body, n *lang.Node, seen map[string]int, loop, here string
 	return false, true
 }
 
-// addWrites adds the writes the node made (nodeWrites) to the cost acc,
-// when there is one.
-func (a *ofa) addWrites(acc []int64) bool {
-	if acc == nil || a.nodeWrites == 0 {
+// exprsOf returns the expressions of each of nodes, a body, by node:
+// lang.Node.Exprs, collected once per proof.
+func (a *ofa) exprsOf(nodes []*lang.Node) [][]lang.Expr {
+	if len(nodes) == 0 {
+		return nil
+	}
+	if es, ok := a.bodyExprs[nodes[0]]; ok {
+		return es
+	}
+	es := make([][]lang.Expr, len(nodes))
+	for i, n := range nodes {
+		es[i] = slices.Collect(n.Exprs)
+	}
+	if a.bodyExprs == nil {
+		a.bodyExprs = map[*lang.Node][][]lang.Expr{}
+	}
+	a.bodyExprs[nodes[0]] = es
+	return es
+}
+
+// exprs evaluates es, every expression of n (lang.Node.Exprs, see
+// exprsOf), in order, and appends their values to vals. This is the one place the walk evaluates
+// a node's expressions: a func called from any of them (a spawn's
+// argument, an index, a guard, a condition, a return value...) has its
+// operations checked and its writes joined like any other, and what its
+// costliest path writes (see call) is added to the cost acc here, before
+// the node does anything else (a spawn walks its child for its cost). A
+// counter's update l = l ± e evaluates its two operands, not their sum:
+// the counter's bounds cover it (see update).
+func (a *ofa) exprs(n *lang.Node, es []lang.Expr, locals []ival, acc []int64, vals []ival) ([]ival, bool) {
+	outer := a.callWrites // an enclosing exprs's, when n is a called func's
+	a.callWrites = 0
+	isSite := false
+	if n.Kind == lang.NodeAssign {
+		_, isSite = a.sites[n]
+	}
+	ok := true
+	for _, e := range es {
+		if isSite && e == n.Value {
+			b := e.(*lang.BinaryExpr) // l ± e (findCounters)
+			var x, y ival
+			if x, ok = a.eval(b.X, locals); ok {
+				y, ok = a.eval(b.Y, locals)
+			}
+			vals = append(vals, x, y)
+		} else {
+			var v ival
+			v, ok = a.eval(e, locals)
+			vals = append(vals, v)
+		}
+		if !ok {
+			break
+		}
+	}
+	w := a.callWrites
+	a.callWrites = outer
+	if !ok {
+		return nil, false
+	}
+	if w != 0 && !a.addWrites(acc, w) {
+		return nil, false
+	}
+	return vals, true
+}
+
+// addWrites adds w writes to the cost acc, when there is one.
+func (a *ofa) addWrites(acc []int64, w int64) bool {
+	if acc == nil || w == 0 {
 		return true
 	}
-	w, ok := lang.Add(acc[len(acc)-1], a.nodeWrites)
+	sum, ok := lang.Add(acc[len(acc)-1], w)
 	if !ok {
 		return a.fail("a run may make more writes than int64 counts")
 	}
-	acc[len(acc)-1], a.nodeWrites = w, 0
+	acc[len(acc)-1] = sum
 	return true
 }
 
-// spawn runs a spawn node: the child's descriptor, queued when new, and
-// with acc its cost added.
-func (a *ofa) spawn(n *lang.Node, locals []ival, acc []int64) bool {
+// spawn runs a spawn node, given its arguments' values: the child's
+// descriptor, queued when new, and with acc its cost added.
+func (a *ofa) spawn(n *lang.Node, args []ival, acc []int64) bool {
 	pr := n.Proc
-	cl, ok := a.frame(pr.Locals, pr.Params, n.Args, locals)
-	if !ok {
-		return false
-	}
+	cl := startLocals(pr.Locals, pr.Params, args)
 	if len(a.descs) > maxOverflowDescs {
 		return a.fail("the program has more than %d kinds of process to analyse", maxOverflowDescs)
 	}
@@ -543,19 +596,15 @@ func (a *ofa) spawn(n *lang.Node, locals []ival, acc []int64) bool {
 	return true
 }
 
-// update runs a counter's update st, to target: its operands are
-// evaluated (and checked), and with acc what it may add and take away is
-// counted. The addition itself is not checked: its result is a value the
-// counter takes, within the bounds prove computes from these counts, which
-// fit in int64, so it does not overflow.
-func (a *ofa) update(st site, target lang.LValue, locals []ival, acc []int64) bool {
-	if _, ok := a.eval(st.read, locals); !ok {
-		return false
-	}
-	e, ok := a.eval(st.e, locals)
-	if !ok {
-		return false
-	}
+// update runs a counter's update st, given the values exprs gave its
+// operands (and its target's index), which it checked: with acc, what the
+// update may add and take away is counted. The addition itself is not
+// checked: its result is a value the counter takes, within the bounds
+// prove computes from these counts, which fit in int64, so it does not
+// overflow. Nothing joins this round's writes: the counter's bounds come
+// from its updates (see prove).
+func (a *ofa) update(st site, vals []ival, acc []int64) bool {
+	e := vals[st.operand]
 	if acc != nil && !a.writes {
 		up, down := max(0, e.hi), max(0, -e.lo)
 		if e.lo == math.MinInt64 {
@@ -571,7 +620,7 @@ func (a *ofa) update(st site, target lang.LValue, locals []ival, acc []int64) bo
 			return a.fail("the updates of a counter may add up past int64")
 		}
 	}
-	return a.assign(target, e, locals) // only its index: see assign
+	return true
 }
 
 func branchKey(node int, locals []ival, acc []int64) string {
@@ -586,33 +635,29 @@ func branchKey(node int, locals []ival, acc []int64) string {
 	return string(b)
 }
 
-// assign writes v to t: a local of the walk, or the global locations t
-// may name (joined into this round's writes).
-func (a *ofa) assign(t lang.LValue, v ival, locals []ival) bool {
+// assign writes v to t, at index i when t is an element: a local of the
+// walk, or the global locations t may name (joined into this round's
+// writes).
+func (a *ofa) assign(t lang.LValue, v, i ival, locals []ival) {
 	if t.Var.Kind == lang.Local {
 		locals[t.Var.Index] = v
-		return true
+		return
 	}
 	off, n := a.m.offset[t.Var.Index], a.m.size[t.Var.Index]
 	first, last := off, off
 	if t.Index != nil {
-		i, ok := a.eval(t.Index, locals)
-		if !ok {
-			return false
-		}
 		lo, hi := max(i.lo, 0), min(i.hi, int64(n-1))
 		if lo > hi {
-			return true // out of bounds on every value: a runtime error
+			return // out of bounds on every value: a runtime error
 		}
 		first, last = off+int(lo), off+int(hi)
 	}
 	if a.counter[t.Var.Index] >= 0 {
-		return true // bounded by its updates (see prove)
+		return // bounded by its updates (see prove)
 	}
 	for l := first; l <= last; l++ {
 		a.next[l] = a.next[l].join(v)
 	}
-	return true
 }
 
 // eval evaluates e on intervals; false when the proof fails (an operation
@@ -817,49 +862,48 @@ func compareIval(op lang.Op, x, y ival) ival {
 	return ival{0, 1}
 }
 
-// frame returns the locals of a new activation (a process spawned, a func
-// called): zero, but the params, which take the args, evaluated with the
-// caller's locals.
-func (a *ofa) frame(vars, params []*lang.Var, args []lang.Expr, locals []ival) ([]ival, bool) {
+// startLocals returns the locals of a new activation (a process spawned,
+// a func called): zero, but the params, which take the values of the args.
+func startLocals(vars, params []*lang.Var, args []ival) []ival {
 	out := make([]ival, len(vars))
 	for i := range out {
 		out[i] = pointIval(0)
 	}
-	for i, arg := range args {
-		v, ok := a.eval(arg, locals)
-		if !ok {
-			return nil, false
-		}
+	for i, v := range args {
 		out[params[i].Index] = v
 	}
-	return out, true
+	return out
 }
 
 // call runs a func abstractly: its value is the join of what its paths
-// return; what it writes joins this round's writes. Funcs never spawn,
-// yield or recurse (lang), so every path ends.
+// return; what it writes joins this round's writes, and with a cost what
+// its costliest path writes is added to a.callWrites, for the exprs under
+// way to count (the func's own walk saves and restores it). Funcs never
+// spawn, yield or recurse (lang), so every path ends.
 func (a *ofa) call(e *lang.CallExpr, locals []ival) (ival, bool) {
 	f := e.Func
-	fl, ok := a.frame(f.Locals, f.Params, e.Args, locals)
-	if !ok {
-		return ival{}, false
+	fl := startLocals(f.Locals, nil, nil)
+	for i, x := range e.Args {
+		v, ok := a.eval(x, locals)
+		if !ok {
+			return ival{}, false
+		}
+		fl[f.Params[i].Index] = v
 	}
 	ret := ival{math.MaxInt64, math.MinInt64}
 	var acc, most []int64 // the most writes of the func's paths
 	if a.writes {
 		acc, most = make([]int64, a.slots()), make([]int64, a.slots())
 	}
-	saved := a.nodeWrites // the walk counts the func's own nodes' writes
-	if !a.walk(body{nodes: f.Nodes, ret: &ret, most: most}, entry(f.Nodes), fl, acc, map[string]int{}) {
+	if !a.walk(body{nodes: f.Nodes, exprs: a.exprsOf(f.Nodes), ret: &ret, most: most}, entry(f.Nodes), fl, acc, map[string]int{}) {
 		return ival{}, false
 	}
-	a.nodeWrites = saved
-	if most != nil { // the caller's node makes the writes of the func's costliest path
-		w, ok := lang.Add(saved, most[len(most)-1])
+	if most != nil {
+		w, ok := lang.Add(a.callWrites, most[len(most)-1])
 		if !ok {
 			return ival{}, a.fail("a run may make more writes than int64 counts")
 		}
-		a.nodeWrites = w
+		a.callWrites = w
 	}
 	if ret.lo > ret.hi {
 		return pointIval(0), true
@@ -887,11 +931,11 @@ func (a *ofa) findCounters() {
 	}
 	a.sites = map[*lang.Node]site{}
 	type found struct {
-		g    *lang.Var
-		n    *lang.Node
-		e    lang.Expr
-		sign int
-		read lang.Expr
+		g       *lang.Var
+		n       *lang.Node
+		sign    int
+		read    lang.Expr // the operand that reads l
+		operand int       // e's: 0 left, 1 right
 	}
 	var sites []found
 	for _, pr := range prog.Procs {
@@ -903,11 +947,11 @@ func (a *ofa) findCounters() {
 			b, ok := n.Value.(*lang.BinaryExpr)
 			switch {
 			case ok && b.Op == lang.OpAdd && isRead(b.X, g):
-				sites = append(sites, found{g, n, b.Y, 1, b.X})
+				sites = append(sites, found{g, n, 1, b.X, 1})
 			case ok && b.Op == lang.OpAdd && isRead(b.Y, g):
-				sites = append(sites, found{g, n, b.X, 1, b.Y})
+				sites = append(sites, found{g, n, 1, b.Y, 0})
 			case ok && b.Op == lang.OpSub && isRead(b.X, g):
-				sites = append(sites, found{g, n, b.Y, -1, b.X})
+				sites = append(sites, found{g, n, -1, b.X, 1})
 			default:
 				cand[g.Index] = false // written otherwise
 			}
@@ -918,9 +962,10 @@ func (a *ofa) findCounters() {
 		siteRead[s.read] = true
 	}
 	// Every other read of a global, and every write in a func, rules it
-	// out.
-	var walk func(e lang.Expr)
-	walk = func(e lang.Expr) {
+	// out: every expression of every node of the procs and funcs
+	// (lang.Node.Exprs), and of the invariants. (Init runs before any
+	// process: what it reads and writes is the initial state.)
+	visit := func(e lang.Expr) {
 		switch e := e.(type) {
 		case *lang.VarRef:
 			if e.Var.Kind == lang.Global && !siteRead[e] {
@@ -930,33 +975,12 @@ func (a *ofa) findCounters() {
 			if !siteRead[e] {
 				cand[e.Array.Index] = false
 			}
-			walk(e.Index)
-		case *lang.UnaryExpr:
-			walk(e.X)
-		case *lang.BinaryExpr:
-			walk(e.X)
-			walk(e.Y)
-		case *lang.CallExpr:
-			for _, x := range e.Args {
-				walk(x)
-			}
 		}
 	}
 	nodes := func(ns []*lang.Node, inFunc bool) {
 		for _, n := range ns {
-			for _, e := range []lang.Expr{n.Value, n.Cond, n.Target.Index} {
-				if e != nil {
-					walk(e)
-				}
-			}
-			for _, e := range n.Args {
-				walk(e)
-			}
-			if n.Call != nil {
-				walk(n.Call)
-			}
-			if n.Point != nil && n.Point.Guard != nil {
-				walk(n.Point.Guard)
+			for e := range n.Exprs {
+				lang.Inspect(e, visit)
 			}
 			if inFunc && n.Kind == lang.NodeAssign && n.Target.Var.Kind == lang.Global {
 				cand[n.Target.Var.Index] = false
@@ -970,7 +994,7 @@ func (a *ofa) findCounters() {
 		nodes(f.Nodes, true)
 	}
 	for _, inv := range prog.Invariants {
-		walk(inv.Cond)
+		lang.Inspect(inv.Cond, visit)
 	}
 	// So an update's e reads no counter: every read but the operand the
 	// update adds to rules its global out, reads in funcs too (e may call
@@ -986,7 +1010,7 @@ func (a *ofa) findCounters() {
 	a.counters = c
 	for _, s := range sites {
 		if cand[s.g.Index] {
-			a.sites[s.n] = site{counter: a.counter[s.g.Index], e: s.e, read: s.read, sign: s.sign}
+			a.sites[s.n] = site{counter: a.counter[s.g.Index], sign: s.sign, operand: s.operand}
 		}
 	}
 }

@@ -179,6 +179,64 @@ func TestOverflowFreeOracle(t *testing.T) {
 	}
 }
 
+// funcPositions are the places an expression can call a func, each a
+// proc w that calls F there once (or init, for "init"), with the
+// declarations it needs (see TestOverflowFreeFuncs). touch runs a
+// statement of its own after F, which writes no global: F's writes must
+// still count.
+var funcPositions = []struct{ name, decls, w, init string }{
+	{"spawn argument", "proc c(int v) { }", "spawn c(F);", ""},
+	{"index of a target", "", "arr[F] = 1;", ""},
+	{"index of a value", "", "z = arr[F];", ""},
+	{"await guard", "", "await(F == 0);", ""},
+	{"assert", "", "assert(F == 0);", ""},
+	{"if condition", "", "if (F > 0) { z = 1; }", ""},
+	{"while condition", "", "while (F > 0) { z = 1; }", ""},
+	{"local initializer", "", "int t = F;", ""},
+	{"argument of a call", "func touch(int v) { int t = v; }", "touch(F);", ""},
+	{"argument of a call in a func", "func touch(int v) { int t = v; }\nfunc f() { touch(F); }", "f();", ""},
+	{"return value", "func int outer() { return F; }", "z = outer();", ""},
+	{"init", "", "", "int t = F;"},
+}
+
+// TestOverflowFreeFuncs: a func called wherever an expression can call
+// one counts in the proof, both what it writes and its own operations.
+// From y at the edge of int64, grow takes y to the top, where a's x + y
+// overflows, and big overflows itself; from a small y neither does. At
+// every position (funcPositions), with either func and either start, the
+// proof holds exactly where dfs finds no overflow, which it finds from the
+// edge only (in init, an overflow is init's runtime error).
+func TestOverflowFreeFuncs(t *testing.T) {
+	for _, pos := range funcPositions {
+		for _, f := range []string{"grow()", "big()"} {
+			for _, y := range []string{"4611686018427387903", "4"} {
+				edge := len(y) > 1
+				name := fmt.Sprintf("%s/%s/y=%s", pos.name, f, y)
+				src := "global int x = 0, y = " + y + ", z = 0;\nglobal int arr[1];\n" +
+					"func int grow() { y = y * 2 + 1; return 0; }\nfunc int big() { int t = y * 2 + 2; return 0; }\n" +
+					pos.decls + "\nproc w() { " + pos.w + " }\n" +
+					"proc a() { x = x + y; x = x - y; }\nproc b() { x = x + 1; }\n" +
+					"init { " + pos.init + " spawn a(); spawn b(); spawn w(); }"
+				src = strings.ReplaceAll(src, "F", f) // no other capital F
+				t.Run(name, func(t *testing.T) {
+					m := mustNew(t, src)
+					ok, why := m.OverflowFree()
+					found, done := overflows(t, m, 100000)
+					if !done {
+						t.Fatal("dfs does not finish")
+					}
+					if found != edge {
+						t.Fatalf("dfs finds an overflow: %v; the program is built to have one from the edge only", found)
+					}
+					if ok == found {
+						t.Errorf("OverflowFree = %v (%s); dfs finds an overflow: %v", ok, why, found)
+					}
+				})
+			}
+		}
+	}
+}
+
 func mustNew(t *testing.T, src string) *Machine {
 	t.Helper()
 	m, err := New(compileSrc(t, src), nil)
