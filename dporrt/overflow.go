@@ -61,7 +61,9 @@ import (
 // values), and into every func they call, so a func called anywhere
 // counts, with its writes and with its operations
 // (testdata/regress/ovf-func-spawn-arg.blk: the writes of a func called
-// from a spawn's arguments). Init runs concretely.
+// from a spawn's arguments). Init runs concretely. What the proof does not
+// model fails it: an invariant that calls a func, a node or an expression
+// of a kind it does not know.
 
 const (
 	maxOverflowRounds = 64      // fixpoint rounds before giving up
@@ -173,7 +175,21 @@ func (a *ofa) prove() bool {
 	if err != nil {
 		return a.fail("init raises a runtime error")
 	}
-	a.findCounters()
+	for _, inv := range m.Prog.Invariants {
+		calls := false
+		lang.Inspect(inv.Cond, func(e lang.Expr) {
+			_, isCall := e.(*lang.CallExpr)
+			calls = calls || isCall
+		})
+		if calls {
+			// The interpreter evaluates an invariant after events, outside
+			// the walks: what a call there writes is not followed.
+			return a.fail("the invariant at %s calls a func", inv.Pos)
+		}
+	}
+	if !a.findCounters() {
+		return false
+	}
 	a.env = make([]ival, m.nstore)
 	for l, v := range s.Store {
 		a.env[l] = pointIval(v)
@@ -472,6 +488,8 @@ func (a *ofa) walk(b body, node int, locals []ival, acc []int64, seen map[string
 			}
 			node = lang.End
 			continue
+		default:
+			return a.fail("the proof cannot analyse a node of kind %d (%s)", int(n.Kind), n.Pos)
 		}
 		node = n.Next
 	}
@@ -912,8 +930,8 @@ func (a *ofa) call(e *lang.CallExpr, locals []ival) (ival, bool) {
 }
 
 // findCounters sets a.counter, a.counters and a.sites (see the counters
-// above).
-func (a *ofa) findCounters() {
+// above); false when an expression is of a kind it does not know.
+func (a *ofa) findCounters() bool {
 	prog := a.m.Prog
 	a.counter = make([]int, len(prog.Globals))
 	cand := make([]bool, len(prog.Globals))
@@ -965,6 +983,7 @@ func (a *ofa) findCounters() {
 	// out: every expression of every node of the procs and funcs
 	// (lang.Node.Exprs), and of the invariants. (Init runs before any
 	// process: what it reads and writes is the initial state.)
+	ok := true
 	visit := func(e lang.Expr) {
 		switch e := e.(type) {
 		case *lang.VarRef:
@@ -975,6 +994,9 @@ func (a *ofa) findCounters() {
 			if !siteRead[e] {
 				cand[e.Array.Index] = false
 			}
+		case *lang.IntLit, *lang.BoolLit, *lang.ParamRef, *lang.UnaryExpr, *lang.BinaryExpr, *lang.CallExpr:
+		default:
+			ok = a.fail("unknown expression %T", e)
 		}
 	}
 	nodes := func(ns []*lang.Node, inFunc bool) {
@@ -1013,4 +1035,5 @@ func (a *ofa) findCounters() {
 			a.sites[s.n] = site{counter: a.counter[s.g.Index], sign: s.sign, operand: s.operand}
 		}
 	}
+	return ok
 }

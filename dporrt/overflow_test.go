@@ -237,6 +237,41 @@ func TestOverflowFreeFuncs(t *testing.T) {
 	}
 }
 
+// TestOverflowFreeUnmodelled: what the proof does not model fails it,
+// with a reason, rather than being guessed. The program, proven as
+// compiled, is edited after compiling: an invariant that calls a func
+// that writes what the invariant reads (the language has no calls in
+// invariants), and a node of a kind the proof does not know.
+func TestOverflowFreeUnmodelled(t *testing.T) {
+	const src = "global int y = 4;\nfunc int grow() { y = y * 2 + 1; return 0; }\ninvariant (y >= 0);\n" +
+		"proc p() { y = y - 1; }\ninit { spawn p(); }"
+	for _, tc := range []struct {
+		name string
+		edit func(p *lang.Program)
+		why  string // "": proven
+	}{
+		{"as compiled", func(*lang.Program) {}, ""},
+		{"an invariant that calls a func", func(p *lang.Program) {
+			inv := p.Invariants[0]
+			inv.Cond = &lang.BinaryExpr{At: inv.Pos, Op: lang.OpGe, X: &lang.CallExpr{At: inv.Pos, Func: p.Funcs[0]}, Y: &lang.IntLit{At: inv.Pos}}
+		}, "calls a func"},
+		{"a node of an unknown kind", func(p *lang.Program) { p.Procs[0].Nodes[1].Kind = lang.NodeReturn + 1 }, "cannot analyse"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := compileSrc(t, src)
+			tc.edit(p)
+			m, err := New(p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, why := m.OverflowFree()
+			if ok != (tc.why == "") || !strings.Contains(why, tc.why) {
+				t.Errorf("OverflowFree = %v, %q; want %v, %q", ok, why, tc.why == "", tc.why)
+			}
+		})
+	}
+}
+
 func mustNew(t *testing.T, src string) *Machine {
 	t.Helper()
 	m, err := New(compileSrc(t, src), nil)
