@@ -106,6 +106,7 @@ func compositions(first, second *System, syms *Symbols) iter.Seq[*Transition] {
 					Cond:       And(a.Cond, Subst(b.Cond, bind)),
 					NoOverflow: And(a.NoOverflow, Subst(b.NoOverflow, bind)),
 					Fns:        map[string]*Fn{},
+					Written:    unionVars(a.Written, b.Written),
 				}
 				if t.Cond.IsFalse() {
 					continue

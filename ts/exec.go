@@ -105,11 +105,16 @@ func Block(b *lang.Block, e int, syms *Symbols) *System {
 func (x *executor) transition(p *path, next *lang.Point, ended bool) *Transition {
 	t := &Transition{Cond: And(p.cond...), NoOverflow: And(p.ovf...), Fns: p.fns}
 	for v, val := range p.env {
-		if v.Kind == lang.Global && !val.Equal(SymTerm(x.syms.Global(v))) {
+		if v.Kind != lang.Global {
+			continue
+		}
+		t.Written = append(t.Written, v)
+		if !val.Equal(SymTerm(x.syms.Global(v))) {
 			t.Globals = append(t.Globals, Assign{v, val})
 		}
 	}
 	sortAssigns(t.Globals)
+	sortVars(t.Written)
 	if next != nil {
 		for _, v := range next.Live {
 			t.Locals[x.event] = append(t.Locals[x.event], Assign{v, x.value(p, v)})

@@ -46,6 +46,12 @@ type Merged struct {
 	Fns        map[string]*Fn
 	Abstracted []string
 	Unknown    string
+	// Written holds, for each global an invariant of the program reads,
+	// the condition under which the block assigns it, whether or not its
+	// value changes (Globals holds only values that may change); absent:
+	// never. The interpreter checks an invariant after every event that
+	// writes a location it reads, `g = g;` included.
+	Written map[*lang.Var]Ref
 }
 
 // Global is the final value of global v.
@@ -148,6 +154,17 @@ type mexec struct {
 	abs    map[string]bool
 	fns    map[string]*Fn
 	failed string
+	// wrote holds the path conditions of the assignments to each global
+	// an invariant reads (Merged.Written).
+	wrote map[*lang.Var][]Ref
+}
+
+// write records an assignment to global v where s is reached, if an
+// invariant reads v.
+func (x *mexec) write(s *mstate, v *lang.Var) {
+	if _, ok := x.wrote[v]; ok {
+		x.wrote[v] = append(x.wrote[v], x.cond(s))
+	}
 }
 
 type mexit struct {
@@ -161,8 +178,13 @@ type mexit struct {
 // reachable code holds a cycle (a loop with an interleaving point that may
 // go round within the block) is Unknown: the path executor unrolls those.
 func MergeBlock(b *lang.Block, e int, syms *Symbols, g *Graph) *Merged {
-	x := &mexec{g: g, syms: syms, event: e, proc: b.Proc, bnd: map[Ref]interval{}, abs: map[string]bool{}, fns: map[string]*Fn{}}
-	m := &Merged{G: g, Violations: map[int]Ref{}, Globals: map[*lang.Var]Ref{}}
+	x := &mexec{g: g, syms: syms, event: e, proc: b.Proc, bnd: map[Ref]interval{}, abs: map[string]bool{}, fns: map[string]*Fn{}, wrote: map[*lang.Var][]Ref{}}
+	m := &Merged{G: g, Violations: map[int]Ref{}, Globals: map[*lang.Var]Ref{}, Written: map[*lang.Var]Ref{}}
+	for _, inv := range syms.prog.Invariants {
+		for _, v := range inv.Reads {
+			x.wrote[v] = nil
+		}
+	}
 	m.Blocks[e], m.HasEvent[e] = b, true
 	m.Locals[e] = map[*lang.Var]Ref{}
 	s := &mstate{pcRef: -1, env: map[*lang.Var]Ref{}, viol: map[int]Ref{}}
@@ -225,6 +247,16 @@ func MergeBlock(b *lang.Block, e int, syms *Symbols, g *Graph) *Merged {
 	}
 	m.Spawns = final.spawns
 	m.Violations = final.viol
+	written := make([]*lang.Var, 0, len(x.wrote))
+	for v, ws := range x.wrote {
+		if len(ws) > 0 {
+			written = append(written, v)
+		}
+	}
+	sortVars(written) // graph ids must not depend on map order
+	for _, v := range written {
+		m.Written[v] = g.Or(x.wrote[v]...)
+	}
 	if g.Over {
 		m.Unknown = fmt.Sprintf("more than %d terms", g.Limit)
 	}
@@ -593,11 +625,13 @@ func (x *mexec) assign(s *mstate, t lang.LValue, v Ref) {
 	}
 	if t.Index == nil {
 		s.env[t.Var] = v
+		x.write(s, t.Var)
 		return
 	}
 	i := x.eval(t.Index, s)
 	x.inBounds(s, t.Var, i)
 	s.env[t.Var] = x.g.Store(x.envValue(s, t.Var), i, v)
+	x.write(s, t.Var)
 }
 
 func (x *mexec) size(a *lang.Var) Ref {
@@ -887,6 +921,7 @@ func (x *mexec) abstractLoop(nodes []*lang.Node, n *lang.Node, s *mstate) {
 			s.frame.locals[v] = results[v]
 		} else {
 			s.env[v] = results[v]
+			x.write(s, v)
 		}
 	}
 	if eff.Spawns {
@@ -899,7 +934,7 @@ func (x *mexec) abstractLoop(nodes []*lang.Node, n *lang.Node, s *mstate) {
 // other event): second's inputs are bound to first's outputs.
 func ComposeMerged(first, second *Merged, syms *Symbols) *Merged {
 	g := first.G
-	out := &Merged{G: g, Globals: map[*lang.Var]Ref{}, Violations: map[int]Ref{}, Fns: map[string]*Fn{}}
+	out := &Merged{G: g, Globals: map[*lang.Var]Ref{}, Violations: map[int]Ref{}, Fns: map[string]*Fn{}, Written: map[*lang.Var]Ref{}}
 	out.Abstracted = mergeStrings(first.Abstracted, second.Abstracted)
 	switch {
 	case first.Unknown != "":
@@ -928,6 +963,16 @@ func ComposeMerged(first, second *Merged, syms *Symbols) *Merged {
 	for _, v := range SortedVars(out.Globals) {
 		if out.Globals[v] == g.SymRef(syms.Global(v)) {
 			delete(out.Globals, v)
+		}
+	}
+	for _, v := range SortedVars(first.Written) {
+		out.Written[v] = first.Written[v]
+	}
+	for _, v := range SortedVars(second.Written) {
+		if w, ok := out.Written[v]; ok {
+			out.Written[v] = g.Or(w, sub(second.Written[v]))
+		} else {
+			out.Written[v] = sub(second.Written[v])
 		}
 	}
 	for e := 0; e < 2; e++ {

@@ -47,6 +47,11 @@ type Transition struct {
 	Spawns     []Spawn        // processes created, in creation order
 	Violations []lang.Pos     // failed asserts (sorted)
 	Fns        map[string]*Fn // uninterpreted functions used
+	// Written are the globals the path assigns, in declaration order,
+	// whether or not their values change (Globals holds only those that
+	// do): the interpreter checks an invariant after every event that
+	// writes a location it reads, `g = g;` included.
+	Written []*lang.Var
 }
 
 // Global returns the final value of global g, or its input symbol term when
@@ -164,6 +169,23 @@ func sortAssigns(as []Assign) {
 		}
 		return as[i].Var.Index < as[j].Var.Index
 	})
+}
+
+// unionVars is the union of two lists of globals in declaration order,
+// in declaration order.
+func unionVars(a, b []*lang.Var) []*lang.Var {
+	seen := make(map[*lang.Var]bool, len(a)+len(b))
+	var out []*lang.Var
+	for _, vs := range [][]*lang.Var{a, b} {
+		for _, v := range vs {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	sortVars(out)
+	return out
 }
 
 // A path of a system must not run out of the block's step budget unseen.
