@@ -93,8 +93,8 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 	f.AssumeR = g.True()
 	if len(invs) > 0 && !g.IsFalse(f.FR) {
 		var assume, holds []ts.Ref
-		for _, inv := range invariants(invs, syms) {
-			h, r := g.FromTerm(inv.holds), g.FromTerm(inv.inRange)
+		for _, in := range invariants(invs, syms) {
+			h, r := g.FromTerm(in.holds), g.FromTerm(in.inRange)
 			assume = append(assume, h)
 			for _, m := range []*ts.Merged{ma, mb, ab} {
 				memo := map[ts.Ref]ts.Ref{}
@@ -106,6 +106,18 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 				}
 				after := g.Subst(h, bind, memo)
 				if after == h {
+					// Unchanged, so it holds; the interpreter evaluates it
+					// again where the block writes a global it reads (see
+					// preserved), and there it must not overflow.
+					var ws []ts.Ref
+					for _, v := range in.reads {
+						if w, ok := m.Written[v]; ok {
+							ws = append(ws, w)
+						}
+					}
+					if len(ws) > 0 && !g.IsTrue(r) {
+						guards = append(guards, g.Implies(g.And(m.OK, g.Or(ws...)), r))
+					}
 					continue
 				}
 				holds = append(holds, g.Implies(m.OK, after))

@@ -21,7 +21,8 @@ type Formula struct {
 	// process (v) and of the second (v'), and uninterpreted functions.
 	F *ts.Term
 	// NoOverflow holds where neither order overflows int64 on the path it
-	// takes. A constraint C proven to imply F guarantees commutation in the
+	// takes, nor in the invariants' evaluations after each block (see
+	// Pair). A constraint C proven to imply F guarantees commutation in the
 	// states where C and NoOverflow hold.
 	NoOverflow *ts.Term
 	// Exact is true when F holds exactly where the pair commutes: nothing
@@ -104,8 +105,10 @@ func (f *Formula) Encoding() Encoding {
 // where they hold (Formula.Assume), and it also requires that both orders
 // keep them: each invariant holds after a, after b and after a.b (b.a ends
 // in the same state), so that neither order records an invariant
-// violation the other does not (the interpreter checks invariants after
-// every event). Their evaluation there must not overflow: NoOverflow says so.
+// violation the other does not (the interpreter checks an invariant after
+// every event that writes a location it reads). Their evaluation there
+// must not overflow: NoOverflow says so after each such event, the value
+// changed or not (g = g; testdata/regress/invariant-rewrite.blk).
 func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula {
 	ta, tb := ts.Block(a, 0, syms), ts.Block(b, 1, syms)
 	// The two orders are composed side by side and only as far as the

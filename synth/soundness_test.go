@@ -52,6 +52,9 @@ type sampler struct {
 	m    *dporrt.Machine
 	rng  *rand.Rand
 	pool []int64 // values drawn for the current state
+	// edgy draws half the int values from edges instead of one in ten,
+	// for checks that are about overflow.
+	edgy bool
 }
 
 // edges are the int64 values near the limits and a few powers of two.
@@ -63,10 +66,14 @@ func (s *sampler) value(v *lang.Var) int64 {
 		return s.rng.Int64N(2)
 	}
 	var x int64
+	edge := 2
+	if s.edgy {
+		edge = 10
+	}
 	switch r := s.rng.IntN(20); {
-	case r < 2:
+	case r < edge:
 		x = edges[s.rng.IntN(len(edges))]
-	case r < 6 && len(s.pool) > 0:
+	case r < edge+4 && len(s.pool) > 0:
 		x = s.pool[s.rng.IntN(len(s.pool))]
 		if s.rng.IntN(3) == 0 { // a neighbour: x == z + 1
 			x += s.rng.Int64N(3) - 1
@@ -119,7 +126,7 @@ func commute(st *dporrt.State) (bool, string) {
 	case !ok1 || !ok2:
 		return false, fmt.Sprintf("an order is not possible or errs (a.b: %v, b.a: %v)", ok1, ok2)
 	case !ab.Equal(ba):
-		return false, fmt.Sprintf("different final states: a.b %v, b.a %v", ab.Store, ba.Store)
+		return false, fmt.Sprintf("different final states: a.b %v, violations %v; b.a %v, violations %v", ab.Store, ab.Violations, ba.Store, ba.Violations)
 	}
 	return true, ""
 }
