@@ -43,6 +43,8 @@
 //     opaque spawn term when it spawns; the system then lists what it
 //     abstracted and is not exact. Function names hold the loop's line and
 //     column and characters no identifier has (loop:p:7:3.x, loop:p:7:3?ok).
+//     A function's inputs and output depend on its loop's code alone:
+//     [LoopFns] lists every function of a program's in-block loops.
 //   - Terms ([Term]) are immutable; structurally equal terms have equal keys.
 //     The package knows nothing about SMT: encoders translate terms.
 //

@@ -20,31 +20,87 @@ import (
 // every loop may run out of steps. The runtime evaluates these functions by
 // running the loop (dporrt.ICEnv.Apply).
 func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *frame) *path {
+	owner, ownerLocals := x.proc.Name, x.proc.Locals
+	if fr != nil {
+		owner, ownerLocals = fr.fn.Name, fr.fn.Locals
+	}
+	sh := shapeOf(x.syms.prog, owner, ownerLocals, nodes, n)
+	var args []*Term
+	for _, v := range sh.ins {
+		if v.Kind == lang.Global {
+			args = append(args, x.value(p, v))
+		} else {
+			args = append(args, x.local(p, fr, v))
+		}
+	}
+	mk := func(kind FnKind, out *lang.Var) *Term {
+		f := sh.fn(kind, out, x.proc)
+		p.fns[f.Name] = f
+		return Apply(f, args...)
+	}
+	x.abs[sh.abstracted()] = true
+	p.cond = append(p.cond, mk(FnOK, nil))
+	for _, v := range sh.outs {
+		t := mk(FnValue, v)
+		if v.Kind == lang.Local && fr != nil {
+			fr.locals[v] = t
+		} else {
+			p.env[v] = t
+		}
+	}
+	if sh.spawns {
+		s := mk(FnSpawns, nil)
+		p.spawns = append(p.spawns, Spawn{Args: []*Term{s}, Event: x.event})
+	}
+	return p
+}
+
+// loopShape is what abstracting an in-block loop makes of it (Def. 7),
+// whichever executor abstracts it: the functions' names, inputs and
+// outputs depend on the loop's code alone, never on the values it starts
+// from, so [LoopFns] lists them from the program.
+type loopShape struct {
+	loop   *lang.Loop
+	base   string      // loop:OWNER:LINE:COL
+	owner  string      // the proc or func whose body holds the loop
+	locals []*lang.Var // the owner's locals, by slot
+	line   int
+	col    int
+	// ins: everything the loop reads or writes (a variable written on
+	// some rounds only, or an array written element by element, keeps part
+	// of its old value): the globals in declaration order, then the locals
+	// its body does not declare, by slot.
+	ins []*lang.Var
+	// outs: the variables it writes, but the locals its body declares
+	// (they die with the loop), in lang.Program.Access order.
+	outs   []*lang.Var
+	spawns bool
+}
+
+// shapeOf is the shape of in-block loop n, a node of nodes, the code of
+// the proc or func owner (with its locals).
+func shapeOf(prog *lang.Program, owner string, ownerLocals []*lang.Var, nodes []*lang.Node, n *lang.Node) *loopShape {
 	l := n.Loop
 	body := []*lang.Node{n}
 	for _, id := range l.Body {
 		body = append(body, nodes[id])
 	}
-	reads, writes, eff := x.syms.prog.Access(body)
+	reads, writes, eff := prog.Access(body)
 	declared := map[*lang.Var]bool{}
 	for _, b := range body[1:] {
 		if b.Kind == lang.NodeAssign && b.Target.Index == nil && b.Target.Var.Kind == lang.Local && b.Decl {
 			declared[b.Target.Var] = true
 		}
 	}
-	// The inputs are everything the loop reads or writes: a variable written
-	// on some iterations only (or an array written element by element) keeps
-	// part of its old value.
 	accessed := map[*lang.Var]bool{}
 	for _, v := range append(append([]*lang.Var(nil), reads...), writes...) {
 		accessed[v] = true
 	}
-	var ins []*lang.Var
-	var args []*Term
-	for _, v := range x.syms.prog.Globals {
+	sh := &loopShape{loop: l, base: fmt.Sprintf("loop:%s:%d:%d", owner, n.Pos.Line, n.Pos.Col), owner: owner, locals: ownerLocals,
+		line: n.Pos.Line, col: n.Pos.Col, spawns: eff.Spawns}
+	for _, v := range prog.Globals {
 		if accessed[v] {
-			ins = append(ins, v)
-			args = append(args, x.value(p, v))
+			sh.ins = append(sh.ins, v)
 		}
 	}
 	var locals []*lang.Var
@@ -54,46 +110,70 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 		}
 	}
 	sort.Slice(locals, func(i, j int) bool { return locals[i].Index < locals[j].Index })
-	for _, v := range locals {
-		ins = append(ins, v)
-		args = append(args, x.local(p, fr, v))
-	}
-	owner, ownerLocals := x.proc.Name, x.proc.Locals
-	if fr != nil {
-		owner, ownerLocals = fr.fn.Name, fr.fn.Locals
-	}
-	base := fmt.Sprintf("loop:%s:%d:%d", owner, n.Pos.Line, n.Pos.Col)
-	mk := func(name string, kind FnKind, out *lang.Var, sort Sort) *Term {
-		f := &Fn{Name: name, Kind: kind, Proc: x.proc, Owner: owner, Locals: ownerLocals, Line: n.Pos.Line, Col: n.Pos.Col,
-			Loop: l, Out: out, Ins: ins, Sort: sort}
-		p.fns[name] = f
-		return Apply(f, args...)
-	}
-	names := make([]string, len(ins))
-	for i, v := range ins {
-		names[i] = varName(ownerLocals, v)
-	}
-	x.abs[fmt.Sprintf("loop at %s (line %d, column %d) as uninterpreted functions of {%s}", owner, n.Pos.Line, n.Pos.Col, strings.Join(names, ", "))] = true
-	p.cond = append(p.cond, mk(base+"?ok", FnOK, nil, SortBool))
-	results := map[*lang.Var]*Term{}
+	sh.ins = append(sh.ins, locals...)
 	for _, v := range writes {
-		if declared[v] {
-			continue
-		}
-		results[v] = mk(base+"."+varName(ownerLocals, v), FnValue, v, SortOf(v.Type))
-	}
-	for v, t := range results {
-		if v.Kind == lang.Local && fr != nil {
-			fr.locals[v] = t
-		} else {
-			p.env[v] = t
+		if !declared[v] {
+			sh.outs = append(sh.outs, v)
 		}
 	}
-	if eff.Spawns {
-		s := mk(base+"?spawns", FnSpawns, nil, SortInt)
-		p.spawns = append(p.spawns, Spawn{Args: []*Term{s}, Event: x.event})
+	return sh
+}
+
+// fn is the function of the loop of the given kind (out: the variable of
+// a value function), for a block of proc.
+func (sh *loopShape) fn(kind FnKind, out *lang.Var, proc *lang.Proc) *Fn {
+	f := &Fn{Kind: kind, Proc: proc, Owner: sh.owner, Locals: sh.locals, Line: sh.line, Col: sh.col, Loop: sh.loop, Out: out, Ins: sh.ins}
+	switch kind {
+	case FnOK:
+		f.Name, f.Sort = sh.base+"?ok", SortBool
+	case FnSpawns:
+		f.Name, f.Sort = sh.base+"?spawns", SortInt
+	default:
+		f.Name, f.Sort = sh.base+"."+varName(sh.locals, out), SortOf(out.Type)
 	}
-	return p
+	return f
+}
+
+// abstracted says what was abstracted, for a system's list.
+func (sh *loopShape) abstracted() string {
+	names := make([]string, len(sh.ins))
+	for i, v := range sh.ins {
+		names[i] = varName(sh.locals, v)
+	}
+	return fmt.Sprintf("loop at %s (line %d, column %d) as uninterpreted functions of {%s}", sh.owner, sh.line, sh.col, strings.Join(names, ", "))
+}
+
+// LoopFns returns the functions that abstracting each in-block loop of
+// the program's procs and funcs makes (its ok, a value function per
+// variable it writes, and its spawns when it spawns), sorted by name: the
+// functions an IC file of the program may declare. A loop that symbolic
+// execution runs round by round (tripCount) is listed too; a func's loop
+// has no Proc (it belongs to every proc that calls the func).
+func LoopFns(p *lang.Program) []*Fn {
+	var out []*Fn
+	add := func(owner string, locals []*lang.Var, nodes []*lang.Node, proc *lang.Proc) {
+		for _, n := range nodes {
+			if n.Loop == nil || n.Loop.Points {
+				continue
+			}
+			sh := shapeOf(p, owner, locals, nodes, n)
+			out = append(out, sh.fn(FnOK, nil, proc))
+			for _, v := range sh.outs {
+				out = append(out, sh.fn(FnValue, v, proc))
+			}
+			if sh.spawns {
+				out = append(out, sh.fn(FnSpawns, nil, proc))
+			}
+		}
+	}
+	for _, pr := range p.Procs {
+		add(pr.Name, pr.Locals, pr.Nodes, pr)
+	}
+	for _, fu := range p.Funcs {
+		add(fu.Name, fu.Locals, fu.Nodes, nil)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // MaxUnroll bounds the rounds of an in-block loop that symbolic execution

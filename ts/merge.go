@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
-	"strings"
 
 	"github.com/icgen/icgen/lang"
 )
@@ -854,67 +853,33 @@ func (x *mexec) rangeGuards(v Ref) []Ref {
 // abstraction (Def. 7): the same functions, applied to the merged values.
 func (x *mexec) abstractLoop(nodes []*lang.Node, n *lang.Node, s *mstate) {
 	g := x.g
-	l := n.Loop
-	body := []*lang.Node{n}
-	for _, id := range l.Body {
-		body = append(body, nodes[id])
-	}
-	reads, writes, eff := x.syms.prog.Access(body)
-	declared := map[*lang.Var]bool{}
-	for _, b := range body[1:] {
-		if b.Kind == lang.NodeAssign && b.Target.Index == nil && b.Target.Var.Kind == lang.Local && b.Decl {
-			declared[b.Target.Var] = true
-		}
-	}
-	accessed := map[*lang.Var]bool{}
-	for _, v := range append(append([]*lang.Var(nil), reads...), writes...) {
-		accessed[v] = true
-	}
-	var ins []*lang.Var
-	var args []Ref
-	for _, v := range x.syms.prog.Globals {
-		if accessed[v] {
-			ins = append(ins, v)
-			args = append(args, x.envValue(s, v))
-		}
-	}
-	var locals []*lang.Var
-	for v := range accessed {
-		if v.Kind == lang.Local && !declared[v] {
-			locals = append(locals, v)
-		}
-	}
-	sort.Slice(locals, func(i, j int) bool { return locals[i].Index < locals[j].Index })
-	for _, v := range locals {
-		ins = append(ins, v)
-		args = append(args, x.local(s, v))
-	}
 	owner, ownerLocals := x.proc.Name, x.proc.Locals
 	if s.frame != nil {
 		owner, ownerLocals = s.frame.fn.Name, s.frame.fn.Locals
 	}
-	base := fmt.Sprintf("loop:%s:%d:%d", owner, n.Pos.Line, n.Pos.Col)
-	mk := func(name string, kind FnKind, out *lang.Var, sort Sort) Ref {
-		f, ok := x.fns[name]
-		if !ok {
-			f = &Fn{Name: name, Kind: kind, Proc: x.proc, Owner: owner, Locals: ownerLocals, Line: n.Pos.Line, Col: n.Pos.Col,
-				Loop: l, Out: out, Ins: ins, Sort: sort}
-			x.fns[name] = f
+	sh := shapeOf(x.syms.prog, owner, ownerLocals, nodes, n)
+	var args []Ref
+	for _, v := range sh.ins {
+		if v.Kind == lang.Global {
+			args = append(args, x.envValue(s, v))
+		} else {
+			args = append(args, x.local(s, v))
+		}
+	}
+	mk := func(kind FnKind, out *lang.Var) Ref {
+		f := sh.fn(kind, out, x.proc)
+		if known, ok := x.fns[f.Name]; ok {
+			f = known
+		} else {
+			x.fns[f.Name] = f
 		}
 		return g.Apply(f, args...)
 	}
-	names := make([]string, len(ins))
-	for i, v := range ins {
-		names[i] = varName(ownerLocals, v)
-	}
-	x.abs[fmt.Sprintf("loop at %s (line %d, column %d) as uninterpreted functions of {%s}", owner, n.Pos.Line, n.Pos.Col, strings.Join(names, ", "))] = true
-	x.require(s, mk(base+"?ok", FnOK, nil, SortBool))
+	x.abs[sh.abstracted()] = true
+	x.require(s, mk(FnOK, nil))
 	results := map[*lang.Var]Ref{}
-	for _, v := range writes {
-		if declared[v] {
-			continue
-		}
-		results[v] = mk(base+"."+varName(ownerLocals, v), FnValue, v, SortOf(v.Type))
+	for _, v := range sh.outs {
+		results[v] = mk(FnValue, v)
 	}
 	for _, v := range SortedVars(results) {
 		if v.Kind == lang.Local && s.frame != nil {
@@ -924,8 +889,8 @@ func (x *mexec) abstractLoop(nodes []*lang.Node, n *lang.Node, s *mstate) {
 			x.write(s, v)
 		}
 	}
-	if eff.Spawns {
-		sp := mk(base+"?spawns", FnSpawns, nil, SortInt)
+	if sh.spawns {
+		sp := mk(FnSpawns, nil)
 		s.spawns = append(append([]*CondSpawn(nil), s.spawns...), &CondSpawn{Cond: x.cond(s), Args: []Ref{sp}, Event: x.event})
 	}
 }
