@@ -174,15 +174,27 @@ func safePair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts O
 // skeleton is ic.Skeleton with the program's invariants.
 func skeleton(p *lang.Program) (*ic.File, error) {
 	f := ic.Skeleton(p)
+	invs, err := Invariants(p)
+	if err != nil {
+		return nil, err
+	}
+	f.Invariants = invs
+	return f, nil
+}
+
+// Invariants returns the program's invariants as an IC file holds them
+// (ic.File.Invariants), in declaration order.
+func Invariants(p *lang.Program) ([]ic.Constraint, error) {
+	var out []ic.Constraint
 	syms := ts.NewSymbols(p)
 	for _, inv := range p.Invariants {
 		e, err := allsat.ToExpr(encode.Cond(inv.Cond, syms, false))
 		if err != nil {
 			return nil, fmt.Errorf("%s: invariant not expressible in an IC file: %v", inv.Pos, err)
 		}
-		f.Invariants = append(f.Invariants, ic.NewConstraint(e))
+		out = append(out, ic.NewConstraint(e))
 	}
-	return f, nil
+	return out, nil
 }
 
 // pair synthesizes the constraints of one pair.
@@ -330,16 +342,32 @@ func functions(fns []map[string]*ts.Fn) []ic.Function {
 		}
 	}
 	var out []ic.Function
-	for name, f := range all {
-		fn := ic.Function{Name: name, Kind: fnKind(f.Kind), Proc: f.Owner, Line: f.Line, Col: f.Col, Ins: []string{}}
-		if f.Kind == ts.FnValue {
-			fn.Out = f.VarName(f.Out)
-		}
-		for _, v := range f.Ins {
-			fn.Ins = append(fn.Ins, f.VarName(v))
-		}
-		out = append(out, fn)
+	for _, f := range all {
+		out = append(out, function(f))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// function is the entry of an IC file's functions table for f.
+func function(f *ts.Fn) ic.Function {
+	fn := ic.Function{Name: f.Name, Kind: fnKind(f.Kind), Proc: f.Owner, Line: f.Line, Col: f.Col, Ins: []string{}}
+	if f.Kind == ts.FnValue {
+		fn.Out = f.VarName(f.Out)
+	}
+	for _, v := range f.Ins {
+		fn.Ins = append(fn.Ins, f.VarName(v))
+	}
+	return fn
+}
+
+// Functions returns every function an IC file of the program may declare
+// (ts.LoopFns), sorted by name, as its functions table holds them: the
+// functions of a synthesized file are among them, entry for entry.
+func Functions(p *lang.Program) []ic.Function {
+	var out []ic.Function
+	for _, f := range ts.LoopFns(p) {
+		out = append(out, function(f))
+	}
 	return out
 }

@@ -3,6 +3,7 @@ package synth
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +131,57 @@ proc b() { w = 0; }`, "a", "b", "timeout", encode.Merged},
 			_, pr := constraintsOf(f, tc.a, tc.b)
 			if pr.Status != ic.Unknown || pr.Exact || !strings.Contains(pr.Reason, tc.reason) {
 				t.Errorf("I(%s, %s): status %s, exact %v, reason %q; want unknown with %q", tc.a, tc.b, pr.Status, pr.Exact, pr.Reason, tc.reason)
+			}
+		})
+	}
+}
+
+// TestFunctionsTable: every function a synthesized file declares is in
+// Functions(p), entry for entry (check and explore hold a file's functions
+// table to Functions): loops of procs and of funcs, two on one line, one
+// that spawns, locals that share a name.
+func TestFunctionsTable(t *testing.T) {
+	t.Parallel()
+	progs := map[string]*lang.Program{}
+	for _, file := range []string{"../testdata/arrays.blk", "../testdata/features.blk", "../testdata/regress/loops-one-line.blk",
+		"../testdata/regress/unrolled-loops.blk"} {
+		progs[file] = compileFile(t, file)
+	}
+	for name, src := range map[string]string{
+		"func loop": `global int x = 1, y = 0;
+func int lim(int n) { int k = 0; while (k < n) { k = k + x; } return k; }
+proc p(int n) { y = lim(n); }
+proc q() { x = x + 1; }
+init { spawn p(3); spawn q(); }`,
+		"spawning loop": `global int x = 0;
+proc w() { x = x + 1; }
+proc p(int n) { int i = 0; while (i < n) { spawn w(); i = i + 1; } }
+init { spawn p(2); spawn w(); }`,
+		"shared names": `global int x = 2, y = 0;
+proc p() { if (x > 0) { int v = x; while (v > 0) { v = v - 1; y = y + 1; } } else { int v = 0; while (v < y) { v = v + 1; x = x + 1; } } }
+proc q() { y = 5; }
+init { spawn p(); spawn q(); }`,
+	} {
+		progs[name] = compileSource(t, src)
+	}
+	for name, p := range progs {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f, _, err := Run(context.Background(), p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Functions) == 0 {
+				t.Fatal("the file declares no function: the case tests nothing")
+			}
+			want := map[string]ic.Function{}
+			for _, fn := range Functions(p) {
+				want[fn.Name] = fn
+			}
+			for _, fn := range f.Functions {
+				if w, ok := want[fn.Name]; !ok || !reflect.DeepEqual(fn, w) {
+					t.Errorf("the file declares %+v, Functions has %+v", fn, w)
+				}
 			}
 		})
 	}
