@@ -23,7 +23,9 @@
 // synthesized constraint obeys (allsat). A refuted claim is Unsound and
 // comes with a witness in which C holds, as a runtime evaluates it.
 // [Checker.CheckFile] checks a whole IC file: its constraints, whether its
-// written forms agree, each pair's no_overflow guard, and W(b). Claims are
+// written forms agree, each pair's no_overflow guard, W(b), and whether its
+// functions table and invariants are the program's ([Mismatches], the
+// check icgen explore --ics refuses a file by). Claims are
 // plain values so that constraints from any source (an IC file, a
 // program's own declarations) are checked the same way.
 //

@@ -1,11 +1,17 @@
 package audit
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/synth"
 )
 
 // FileReport is the check of an IC file against its program.
@@ -20,7 +26,11 @@ type FileReport struct {
 	// W lists the blocks whose W(b) differs from the one computed from the
 	// program.
 	W []WDiff
-	_ struct{}
+	// Mismatches lists the entries of the functions table and the
+	// invariants that are not the program's (see [Mismatches]); those of
+	// constraints are in Constraints, as Claim.Mismatch.
+	Mismatches []Mismatch
+	_          struct{}
 }
 
 // WDiff is a block whose W(b) in the file differs from the recomputed one.
@@ -34,8 +44,12 @@ type WDiff struct {
 }
 
 // Sound reports whether every constraint and guard is proven, consistent
-// with its written forms, and no W(b) lacks a global.
+// with its written forms, every function and invariant is the program's,
+// and no W(b) lacks a global.
 func (r *FileReport) Sound() bool {
+	if len(r.Mismatches) > 0 {
+		return false
+	}
 	for _, c := range r.Constraints {
 		if c.Verdict != Proven || c.Claim.Mismatch != "" {
 			return false
@@ -53,32 +67,134 @@ func (r *FileReport) Sound() bool {
 }
 
 // FileClaims turns the constraints of an IC file into claims: each with
-// its pair's no_overflow guard, and a Mismatch when its text or SMT-LIB
-// form is not the one its expression gives.
+// its pair's no_overflow guard, and a Mismatch when its written forms are
+// not those its expression gives (see formsMismatch).
 func FileClaims(f *ic.File) []Claim {
 	var out []Claim
 	for _, p := range f.Pairs {
 		for k, c := range p.Constraints {
-			cl := Claim{A: p.A, B: p.B, Expr: c.Expr, NoOverflow: p.NoOverflow,
-				Source: fmt.Sprintf("I(%s, %s') constraint %d", p.A, p.B, k+1)}
-			switch {
-			case c.Text != c.Expr.String():
-				cl.Mismatch = fmt.Sprintf("its text %q is not its expression, %s", c.Text, c.Expr)
-			case c.SMTLIB != ic.SMTLIB(c.Expr):
-				cl.Mismatch = fmt.Sprintf("its SMT-LIB form %s is not its expression's, %s", c.SMTLIB, ic.SMTLIB(c.Expr))
-			}
-			out = append(out, cl)
+			out = append(out, Claim{A: p.A, B: p.B, Expr: c.Expr, NoOverflow: p.NoOverflow,
+				Source:   fmt.Sprintf("I(%s, %s') constraint %d", p.A, p.B, k+1),
+				Mismatch: formsMismatch(c)})
 		}
 	}
 	return out
 }
 
+// formsMismatch says how a constraint's text, SMT-LIB form or globals
+// (G(C), which a runtime's uniformity check reads) are not those its
+// expression gives; "" when they are.
+func formsMismatch(c ic.Constraint) string {
+	switch {
+	case c.Text != c.Expr.String():
+		return fmt.Sprintf("its text %q is not its expression, %s", c.Text, c.Expr)
+	case c.SMTLIB != ic.SMTLIB(c.Expr):
+		return fmt.Sprintf("its SMT-LIB form %s is not its expression's, %s", c.SMTLIB, ic.SMTLIB(c.Expr))
+	case !slices.Equal(c.Globals, c.Expr.Globals()):
+		return fmt.Sprintf("its globals {%s} are not those its expression reads, {%s}", strings.Join(c.Globals, ", "), strings.Join(c.Expr.Globals(), ", "))
+	}
+	return ""
+}
+
+// Mismatch is an entry of an IC file that does not say what its program,
+// or its own expression, says.
+type Mismatch struct {
+	Entry string // the entry: "I(p, q') constraint 1", "function loop:p:2:23.s", "invariant 1", "invariants"
+	Msg   string // what differs
+}
+
+func (m Mismatch) String() string { return m.Entry + ": " + m.Msg }
+
+// Mismatches checks an IC file made for p (same hash) against p without a
+// solver: each constraint's written forms against its expression
+// ([FileClaims]), each entry of the functions table against the loop it
+// names (a runtime evaluates a function by running the loop at the
+// entry's proc, line and column, from its ins, while the constraint was
+// proven of the program's loop of that name: ts.LoopFns), and the
+// invariants against the program's. It is the one such check: icgen
+// explore refuses a file with a mismatch, icgen check reports each
+// ([Checker.CheckFile]).
+func Mismatches(p *lang.Program, f *ic.File) []Mismatch {
+	var out []Mismatch
+	for _, cl := range FileClaims(f) {
+		if cl.Mismatch != "" {
+			out = append(out, Mismatch{Entry: cl.Source, Msg: cl.Mismatch})
+		}
+	}
+	return append(out, programMismatches(p, f)...)
+}
+
+// programMismatches is Mismatches for what the file says of its program:
+// the functions table and the invariants.
+func programMismatches(p *lang.Program, f *ic.File) []Mismatch {
+	var out []Mismatch
+	want := map[string]ic.Function{}
+	for _, fn := range synth.Functions(p) {
+		want[fn.Name] = fn
+	}
+	for _, fn := range f.Functions {
+		entry := "function " + fn.Name
+		w, ok := want[fn.Name]
+		if !ok {
+			out = append(out, Mismatch{entry, "no in-block loop of the program has a function of this name"})
+			continue
+		}
+		var have, prog []string
+		differs := func(field, h, w string) {
+			if h != w {
+				have, prog = append(have, field+" "+h), append(prog, field+" "+w)
+			}
+		}
+		differs("kind", fn.Kind, w.Kind)
+		differs("proc", fn.Proc, w.Proc)
+		differs("line", strconv.Itoa(fn.Line), strconv.Itoa(w.Line))
+		differs("col", strconv.Itoa(fn.Col), strconv.Itoa(w.Col))
+		differs("out", orNone(fn.Out), orNone(w.Out))
+		differs("ins", "["+strings.Join(fn.Ins, ", ")+"]", "["+strings.Join(w.Ins, ", ")+"]")
+		if len(have) > 0 {
+			out = append(out, Mismatch{entry, fmt.Sprintf("has %s, where the program's function of this name has %s (a runtime runs the loop the entry names)",
+				strings.Join(have, ", "), strings.Join(prog, ", "))})
+		}
+	}
+	invs, err := synth.Invariants(p)
+	if err != nil {
+		return append(out, Mismatch{"invariants", fmt.Sprintf("the program's have no IC form (%v)", err)})
+	}
+	if len(f.Invariants) != len(invs) {
+		out = append(out, Mismatch{"invariants", fmt.Sprintf("the file has %d, the program %d", len(f.Invariants), len(invs))})
+	}
+	for i, c := range f.Invariants {
+		entry := fmt.Sprintf("invariant %d", i+1)
+		switch {
+		case i < len(invs) && !sameExpr(c.Expr, invs[i].Expr):
+			out = append(out, Mismatch{entry, fmt.Sprintf("its expression, %s, is not the program's invariant %d, %s", c.Expr, i+1, invs[i].Expr)})
+		case formsMismatch(c) != "":
+			out = append(out, Mismatch{entry, formsMismatch(c)})
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// sameExpr reports whether two expression trees are the same tree.
+func sameExpr(a, b *ic.Expr) bool {
+	ja, erra := json.Marshal(a)
+	jb, errb := json.Marshal(b)
+	return erra == nil && errb == nil && bytes.Equal(ja, jb)
+}
+
 // CheckFile re-proves every constraint of an IC file made for the
 // checker's program (the caller checks the hash), checks each pair's
-// no_overflow guard, and compares each block's W(b) with the recomputed
-// one.
+// no_overflow guard, compares each block's W(b) with the recomputed one,
+// and reports the file's [Mismatches].
 func (c *Checker) CheckFile(ctx context.Context, f *ic.File) (*FileReport, error) {
-	rep := &FileReport{}
+	rep := &FileReport{Mismatches: programMismatches(c.m.Prog, f)}
 	claims := FileClaims(f)
 	res, err := c.Check(ctx, claims)
 	if err != nil {

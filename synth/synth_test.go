@@ -144,7 +144,7 @@ func TestFunctionsTable(t *testing.T) {
 	t.Parallel()
 	progs := map[string]*lang.Program{}
 	for _, file := range []string{"../testdata/arrays.blk", "../testdata/features.blk", "../testdata/regress/loops-one-line.blk",
-		"../testdata/regress/unrolled-loops.blk"} {
+		"../testdata/regress/unrolled-loops.blk", "../testdata/regress/loop-entry-moved.blk"} {
 		progs[file] = compileFile(t, file)
 	}
 	for name, src := range map[string]string{

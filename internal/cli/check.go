@@ -44,11 +44,17 @@ are marked with *. When no model gives such a run, the constraint is still
 unsound (the solver proved it) and the output says no concrete witness was
 found.
 
-Also checked: that each constraint's text and SMT-LIB forms are those of its
-expression (a runtime evaluates the expression), that each pair's
-no_overflow guard excludes int64 overflow where a constraint holds, and that
-each block's W(b) has every global the recomputed W(b) has (a missing one
-makes the runtime's uniformity check unsound; an extra one is only noted).
+Also checked: that each constraint's text, SMT-LIB form and globals are
+those of its expression (a runtime evaluates the expression, and reads the
+globals for uniformity); that each entry of the functions table is the
+program's function of its name, with the same kind, proc, line, col, out
+and ins (a runtime evaluates a function by running the loop its entry
+names, while Z3 proves the constraints of the loop its name names); that
+the invariants are the program's; that each pair's no_overflow guard
+excludes int64 overflow where a constraint holds; and that each block's
+W(b) has every global the recomputed W(b) has (a missing one makes the
+runtime's uniformity check unsound; an extra one is only noted). explore
+--ics refuses a file with any such inconsistency.
 
 The IC file must have been made for this version of the program (same hash,
 params excluded), as for icgen explore.
@@ -225,6 +231,9 @@ func writeCheckText(w io.Writer, l *loaded, icsPath string, rep *audit.FileRepor
 			fmt.Fprintf(w, "W(%s): note: has {%s}, which nothing it leads to writes (sound, fewer reductions)\n", d.Block, strings.Join(d.Extra, ", "))
 		}
 	}
+	for _, m := range rep.Mismatches {
+		fmt.Fprintf(w, "%s: inconsistent: %s\n", m.Entry, m.Msg)
+	}
 	fmt.Fprintf(w, "%d constraint%s: %d proven, %d unsound, %d unknown, %d invalid",
 		len(rep.Constraints), plural(len(rep.Constraints)), counts[audit.Proven], counts[audit.Unsound], counts[audit.Undecided], counts[audit.Invalid])
 	if mismatches > 0 {
@@ -232,6 +241,9 @@ func writeCheckText(w io.Writer, l *loaded, icsPath string, rep *audit.FileRepor
 	}
 	if len(rep.Guards) > 0 {
 		fmt.Fprintf(w, "; %d overflow guard%s not proven", len(rep.Guards), plural(len(rep.Guards)))
+	}
+	if n := len(rep.Mismatches); n > 0 {
+		fmt.Fprintf(w, "; %d function or invariant entr%s inconsistent", n, map[bool]string{true: "y", false: "ies"}[n == 1])
 	}
 	switch {
 	case wBad > 0:
@@ -272,14 +284,19 @@ func checkJSON(l *loaded, icsPath string, rep *audit.FileReport) any {
 		}
 		return rj
 	}
+	type mismatchJSON struct {
+		Entry   string `json:"entry"`
+		Message string `json:"message"`
+	}
 	out := struct {
-		File        string       `json:"file"`
-		ICs         string       `json:"ics"`
-		Sound       bool         `json:"sound"`
-		Constraints []resultJSON `json:"constraints"`
-		Guards      []resultJSON `json:"overflow_guards"`
-		W           []wJSON      `json:"w"`
-	}{File: l.path, ICs: icsPath, Sound: rep.Sound(), Constraints: []resultJSON{}, Guards: []resultJSON{}, W: []wJSON{}}
+		File        string         `json:"file"`
+		ICs         string         `json:"ics"`
+		Sound       bool           `json:"sound"`
+		Constraints []resultJSON   `json:"constraints"`
+		Guards      []resultJSON   `json:"overflow_guards"`
+		W           []wJSON        `json:"w"`
+		Mismatches  []mismatchJSON `json:"inconsistent_entries"`
+	}{File: l.path, ICs: icsPath, Sound: rep.Sound(), Constraints: []resultJSON{}, Guards: []resultJSON{}, W: []wJSON{}, Mismatches: []mismatchJSON{}}
 	for _, r := range rep.Constraints {
 		out.Constraints = append(out.Constraints, conv(r))
 	}
@@ -288,6 +305,9 @@ func checkJSON(l *loaded, icsPath string, rep *audit.FileReport) any {
 	}
 	for _, d := range rep.W {
 		out.W = append(out.W, wJSON{d.Block, d.Missing, d.Extra, d.Unknown})
+	}
+	for _, m := range rep.Mismatches {
+		out.Mismatches = append(out.Mismatches, mismatchJSON{m.Entry, m.Msg})
 	}
 	return out
 }

@@ -91,8 +91,10 @@ differ only in values nobody reads are not all reached, unless
 synthesis of the ICs count. When it runs out during synthesis, nothing
 is explored and the report says the run stopped early at the timeout, as
 when it runs out while exploring. Given with --ics, the IC file must be this program's (same
-hash) and each constraint's text and SMT-LIB form must be its expression's
-(icgen check's test); otherwise explore refuses it (exit 2).
+hash) and consistent as icgen check tests it: each constraint's text,
+SMT-LIB form and globals its expression's, each entry of the functions
+table the program's loop function of its name, the invariants the
+program's; otherwise explore refuses it (exit 2), naming each entry.
 
 Progress: on a terminal, stderr shows a line redrawn in place with the
 traces and states so far and their rates, and an estimate of the part of
@@ -346,22 +348,24 @@ func readICs(l *loaded, path string) (*ic.File, error) {
 	return f, nil
 }
 
-// consistentICs refuses an IC file in which a constraint's text or
-// SMT-LIB form is not its expression's, as icgen check finds them: the
-// explorer evaluates the expression while a reader trusts the text, so
-// running with such a file would explore under constraints nobody read.
+// consistentICs refuses an IC file that does not say what the program
+// says (audit.Mismatches, which icgen check reports as findings): a
+// constraint whose text, SMT-LIB form or globals are not its expression's
+// (explore evaluates the expression, and its uniformity check reads the
+// globals, while a reader trusts the text), a function whose entry names
+// another loop than the one its constraints were proven of (explore runs
+// the loop the entry names), or invariants that are not the program's.
 func consistentICs(l *loaded, path string, f *ic.File) error {
-	var bad []string
-	for _, cl := range audit.FileClaims(f) {
-		if cl.Mismatch != "" {
-			bad = append(bad, fmt.Sprintf("  %s: %s", cl.Source, cl.Mismatch))
-		}
-	}
-	if len(bad) == 0 {
+	ms := audit.Mismatches(l.prog, f)
+	if len(ms) == 0 {
 		return nil
 	}
-	return badInput("%s: %d constraint%s whose written forms are not %s expression (explore evaluates the expression):\n%s\nicgen: run icgen check --ics %s %s for a full check, or icgen synth again",
-		path, len(bad), plural(len(bad)), map[bool]string{true: "its", false: "their"}[len(bad) == 1], strings.Join(bad, "\n"), path, l.path)
+	bad := make([]string, len(ms))
+	for i, m := range ms {
+		bad[i] = "  " + m.String()
+	}
+	return badInput("%s: %d inconsistent entr%s, which explore would trust:\n%s\nicgen: run icgen check --ics %s %s for a full check, or icgen synth again",
+		path, len(ms), map[bool]string{true: "y", false: "ies"}[len(ms) == 1], strings.Join(bad, "\n"), path, l.path)
 }
 
 func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) {

@@ -192,7 +192,7 @@ func TestExploreInconsistentICs(t *testing.T) {
 	runCases(t, []cliCase{
 		{"consistent", []string{"explore", "--algo", "cdpor", "--ics", good, "../../testdata/fig1.blk"}, 0, []string{"complete traces   1"}, nil},
 		{"text", []string{"explore", "--algo", "cdpor", "--ics", text, "../../testdata/fig1.blk"}, 2, nil,
-			[]string{text + ": 1 constraint whose written forms are not its expression", `I(p, q') constraint 1: its text "z <= -5" is not its expression, z <= -1`, "icgen check --ics " + text}},
+			[]string{text + ": 1 inconsistent entry", `I(p, q') constraint 1: its text "z <= -5" is not its expression, z <= -1`, "icgen check --ics " + text}},
 		{"smtlib", []string{"explore", "--algo", "cdpor", "--ics", smt, "../../testdata/fig1.blk"}, 2, nil,
 			[]string{`I(p, q') constraint 1: its SMT-LIB form (<= z 7) is not its expression's`}},
 		// check reports the same problem as a finding.
