@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -19,7 +20,8 @@ its permissions; an interrupted run leaves the old file, never a partial
 one); a device, FIFO or socket (/dev/null), or an open file (/dev/stdout,
 /dev/fd/N), is written through and stays what it is; a symbolic link is
 followed and its target written (the link stays a link). A directory, a
-missing directory, or one of the command's input files is refused (exit 2).`
+name that ends in / (d/ names a directory, existing or not), a missing
+directory, or one of the command's input files is refused (exit 2).`
 
 // output is a file a command writes, named by the user on a flag (-o,
 // --dot, --svg); "-" is standard output. Every file icgen writes goes
@@ -36,7 +38,8 @@ missing directory, or one of the command's input files is refused (exit 2).`
 //     output is written as "-" is;
 //   - a symbolic link: resolved; its final target is written as above and
 //     the link stays a link (a dangling link gets its target created);
-//   - a directory: refused.
+//   - a directory, or a name that ends in / (given so, or a link's
+//     target: it names a directory, existing or not): refused.
 //
 // A path that is one of the command's input files (compared as files, not
 // as names) is refused. Problems with the user's path are bad input (exit
@@ -107,6 +110,11 @@ var fdDir = regexp.MustCompile(`^/proc/(self|thread-self|[0-9]+)(/task/[0-9]+)?/
 func (o *output) resolve() (string, fs.FileInfo, error) {
 	target := o.path
 	for links := 0; ; links++ {
+		if strings.HasSuffix(target, "/") {
+			// A name that ends in / names a directory: filepath.Dir and
+			// Base would take d/ for d/d.
+			return "", nil, o.fail(slashed(target))
+		}
 		// Resolve the directory first, so that a relative link is read
 		// from where it really is.
 		dir := filepath.Dir(target)
@@ -155,10 +163,27 @@ func (o *output) resolve() (string, fs.FileInfo, error) {
 			return "", nil, o.fail(err)
 		}
 		if !filepath.IsAbs(link) {
+			slash := strings.HasSuffix(link, "/") // Join would drop it
 			link = filepath.Join(filepath.Dir(target), link)
+			if slash {
+				link += "/"
+			}
 		}
 		target = link
 	}
+}
+
+// slashed is why a path that ends in / (given so, or a link's target)
+// cannot be written: it names a directory, existing or not, and no file.
+func slashed(path string) error {
+	fi, err := os.Stat(filepath.Clean(path))
+	switch {
+	case err == nil && fi.IsDir():
+		return badPath("is a directory")
+	case err == nil:
+		return syscall.ENOTDIR
+	}
+	return badPath("names a directory (it ends in /), not a file")
 }
 
 // notInput refuses a target that is one of the command's input files.

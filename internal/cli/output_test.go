@@ -86,6 +86,31 @@ func TestOutputTargets(t *testing.T) {
 			mustSymlink(t, "d", filepath.Join(dir, "link"))
 			return filepath.Join(dir, "link")
 		}, 2, []string{"link: is a directory"}, nil},
+		// A name that ends in / names a directory: d/ is not d/d.
+		{"directory with a slash", func(t *testing.T, dir string) string {
+			os.Mkdir(filepath.Join(dir, "d"), 0o755)
+			return filepath.Join(dir, "d") + "/"
+		}, 2, []string{"d/: is a directory"}, wantEmptyDir("d")},
+		{"missing path with a slash", func(t *testing.T, dir string) string { return filepath.Join(dir, "nod") + "/" }, 2,
+			[]string{"nod/: names a directory (it ends in /), not a file"}, func(t *testing.T, dir string) {
+				if _, err := os.Lstat(filepath.Join(dir, "nod")); err == nil {
+					t.Errorf("nod was made")
+				}
+			}},
+		{"file with a slash", func(t *testing.T, dir string) string {
+			mustWrite(t, filepath.Join(dir, "f"), "old content", 0o644)
+			return filepath.Join(dir, "f") + "/"
+		}, 2, []string{"f/: not a directory"}, wantContent("f", "old content")},
+		{"symlink to a directory with a slash", func(t *testing.T, dir string) string {
+			os.Mkdir(filepath.Join(dir, "d"), 0o755)
+			mustSymlink(t, "d/", filepath.Join(dir, "link"))
+			return filepath.Join(dir, "link")
+		}, 2, []string{"link: is a directory"}, wantEmptyDir("d")},
+		{"symlink to a file with a slash", func(t *testing.T, dir string) string {
+			mustWrite(t, filepath.Join(dir, "f"), "old content", 0o644)
+			mustSymlink(t, "f/", filepath.Join(dir, "link"))
+			return filepath.Join(dir, "link")
+		}, 2, []string{"link: not a directory"}, wantContent("f", "old content")},
 		{"missing directory", func(t *testing.T, dir string) string { return filepath.Join(dir, "nodir", "x.txt") }, 2,
 			[]string{"nodir/x.txt: no such directory ", "nodir"}, nil},
 		{"a file as directory", func(t *testing.T, dir string) string {
@@ -238,6 +263,9 @@ func TestOutputFlags(t *testing.T) {
 		{"--svg on the program", []string{"explore", "--svg", prog, prog}, 2, nil, []string{"--svg " + prog + " is the input file"}},
 		{"--dot on the IC file", []string{"explore", "--algo", "cdpor", "--ics", ics, "--dot", ics, prog}, 2, nil, []string{"--dot " + ics + " is the input file " + ics}},
 		{"--dot on a directory", []string{"explore", "--dot", dir, prog}, 2, nil, []string{"--dot " + dir + ": is a directory"}},
+		{"--dot on a directory with a slash", []string{"explore", "--dot", dir + "/", prog}, 2, nil, []string{"--dot " + dir + "/: is a directory"}},
+		{"--svg on a directory with a slash", []string{"explore", "--svg", dir + "/", prog}, 2, nil, []string{"--svg " + dir + "/: is a directory"}},
+		{"-o on a directory with a slash", []string{"synth", "-o", dir + "/", prog}, 2, nil, []string{"-o " + dir + "/: is a directory"}},
 		{"--dot and --svg on one file", []string{"explore", "--dot", filepath.Join(dir, "t"), "--svg", filepath.Join(dir, "t"), prog}, 2, nil, []string{"are the same file"}},
 		{"-o in a missing directory", []string{"synth", "-o", filepath.Join(dir, "no", "x.json"), prog}, 2, nil, []string{"no such directory"}},
 	})
@@ -249,6 +277,26 @@ func TestOutputFlags(t *testing.T) {
 			t.Errorf("the IC file was overwritten")
 		}
 	})
+}
+
+// wantEmptyDir checks that dir/name is still an empty directory.
+func wantEmptyDir(name string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		if es, err := os.ReadDir(filepath.Join(dir, name)); err != nil || len(es) > 0 {
+			t.Errorf("%s: want an empty directory, have %v (%v)", name, es, err)
+		}
+	}
+}
+
+// wantContent checks that dir/name still holds data.
+func wantContent(name, data string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != data {
+			t.Errorf("%s holds %q (%v), want %q", name, got, err, data)
+		}
+	}
 }
 
 func mustWrite(t *testing.T, path, data string, perm fs.FileMode) {
