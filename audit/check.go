@@ -68,6 +68,12 @@ type Result struct {
 	// them; NoWitness says why there is none.
 	Witness   *Witness
 	NoWitness string
+	// GuardNeeded, for a Proven claim: the proof is over mathematical
+	// integers, and at int64 the claim holds only where its pair's overflow
+	// guard (no_overflow) holds too: somewhere it holds, an order may
+	// overflow, or the solver could not rule that out (see
+	// Checker.GuardNeeded).
+	GuardNeeded bool
 }
 
 // Checker proves claims about one program. It holds a solver context and
@@ -182,10 +188,38 @@ func (c *Checker) check(ctx context.Context, cl Claim) (Result, error) {
 	return r, err
 }
 
+// GuardNeeded reports whether proven constraints of the pair of blocks a
+// and b (a's process first) need the pair's overflow guard to hold at
+// int64: whether, under the invariants, some state where one of them holds
+// lets an order overflow. It asks the solver once, of their disjunction, so
+// a constraint that alone rules overflow out is counted with the others;
+// an undecided answer counts as needed. A pair whose orders cannot
+// overflow needs no guard, and asks nothing.
+func (c *Checker) GuardNeeded(ctx context.Context, a, b string, proven []*ic.Expr) (bool, error) {
+	ba, bb := c.m.Prog.Block(a), c.m.Prog.Block(b)
+	if ba == nil || bb == nil || len(proven) == 0 {
+		return false, nil
+	}
+	fm := c.formula(ba, bb)
+	if fm.Unknown != "" || fm.NoOverflowTrue() {
+		return false, nil
+	}
+	region := outside(fm, true)
+	region.expr(anyOf(proven))
+	ans, _, release, err := c.pr.solve(ctx, region)
+	if err != nil {
+		return true, nil // not readable with this program's names: not shown to need none
+	}
+	release()
+	return ans != unsat, ctx.Err()
+}
+
 // guard checks that where one of the proven constraints and the pair's
 // overflow guard hold, neither order overflows: otherwise the guard is too
 // weak and a runtime trusting C && guard is misled near the int64 limits.
-func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr, g *ic.Expr) (Result, bool, error) {
+// needed is GuardNeeded's answer: where the constraints alone rule
+// overflow out, so do they with any guard, and the solver is not asked.
+func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr, g *ic.Expr, needed bool) (Result, bool, error) {
 	r := Result{Claim: Claim{A: a.ID, B: b.ID, NoOverflow: g, Source: fmt.Sprintf("pair (%s, %s), no_overflow", a.ID, b.ID)}}
 	fm := c.formula(a, b)
 	if fm.Unknown != "" || fm.NoOverflowTrue() || len(proven) == 0 {
@@ -196,6 +230,9 @@ func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr
 			r.Verdict, r.Reason = Invalid, why
 			return r, true, nil
 		}
+	}
+	if !needed {
+		return r, false, nil
 	}
 	region := outside(fm, true)
 	r.Claim.Expr = anyOf(proven)

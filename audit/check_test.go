@@ -3,10 +3,12 @@ package audit
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/ts"
@@ -127,4 +129,114 @@ func TestCheckClaimsManyPaths(t *testing.T) {
 	if replay(t, m, "p", "p", res[1].Witness) {
 		t.Errorf("true: the witness %v runs alike", res[1].Witness.Start)
 	}
+}
+
+// TestGuardNeeded: GuardNeeded says whether proven constraints need their
+// pair's overflow guard at int64, and the interpreter agrees: where it says
+// so, both orders run from a state where the constraint holds and one
+// overflows; where it says not, no order overflows from states at the
+// ends of int64 where the constraint holds.
+func TestGuardNeeded(t *testing.T) {
+	t.Parallel()
+	const (
+		max = math.MaxInt64
+		min = math.MinInt64
+	)
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bounded := write("bounded.blk", "global int x = 0;\nproc p() { if (x < 10) { x = x + 1; } }\ninit { spawn p(); }\n")
+	two := write("two.blk", "global int x = 0, y = 0;\nproc p() { x = x + 1; }\nproc q() { y = y + 1; }\ninit { spawn p(); spawn q(); }\n")
+	g := func(name string) *ic.Expr { return &ic.Expr{Op: "global", Name: name} }
+	op := func(o string, args ...*ic.Expr) *ic.Expr { return &ic.Expr{Op: o, Args: args} }
+	tru := &ic.Expr{Op: "true"}
+	cases := []struct {
+		name, file, a, b string
+		claim            *ic.Expr
+		needed           bool
+		states           []map[string]int64 // where the claim holds: one overflows if needed, none if not
+	}{
+		{"fig1 p, q", "../testdata/fig1.blk", "p", "q", op("<=", g("z"), ic.Int(-1)), true, []map[string]int64{{"x": max, "z": -1}}},
+		{"no arithmetic", "../testdata/fig1.blk", "q", "q", tru, false, []map[string]int64{{"x": max, "z": max}, {"x": min, "z": min}}},
+		{"invariant bounds it", "../testdata/counter.blk", "dec", "dec", tru, false, []map[string]int64{{"c": 0}, {"c": 1}, {"c": max}}},
+		{"branch bounds it", bounded, "p", "p", tru, false, []map[string]int64{{"x": min}, {"x": 9}, {"x": 10}, {"x": max}}},
+		{"unbounded", two, "p", "q", tru, true, []map[string]int64{{"x": max, "y": 0}}},
+		{"the constraint bounds it", two, "p", "q", op("&&", op("<=", g("x"), ic.Int(5)), op("<=", g("y"), ic.Int(5))), false,
+			[]map[string]int64{{"x": 5, "y": 5}, {"x": min, "y": min}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := machine(t, tc.file, nil)
+			c, err := NewChecker(m, nil, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			res, err := c.Check(context.Background(), []Claim{{A: tc.a, B: tc.b, Expr: tc.claim}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Verdict != Proven {
+				t.Fatalf("%s: %s (%s), want proven", tc.claim, res[0].Verdict, res[0].Reason)
+			}
+			needed, err := c.GuardNeeded(context.Background(), tc.a, tc.b, []*ic.Expr{tc.claim})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if needed != tc.needed {
+				t.Errorf("GuardNeeded = %v, want %v", needed, tc.needed)
+			}
+			over := 0
+			for _, st := range tc.states {
+				holds, ov := runOrders(t, m, tc.a, tc.b, st, tc.claim)
+				if !holds {
+					t.Fatalf("%s does not hold in %v", tc.claim, st)
+				}
+				if ov {
+					over++
+				}
+			}
+			if (over > 0) != tc.needed {
+				t.Errorf("%d of the states %v overflow in an order; needed: %v", over, tc.states, tc.needed)
+			}
+		})
+	}
+}
+
+// runOrders runs blocks a and b (of two processes without locals) in both
+// orders from the globals given, the others 0; it reports whether claim
+// holds there and whether an order overflows.
+func runOrders(t *testing.T, m *dporrt.Machine, a, b string, globals map[string]int64, claim *ic.Expr) (holds, overflow bool) {
+	t.Helper()
+	store := make([]int64, m.Locs())
+	for name, v := range globals {
+		first, _ := m.GlobalLocs(m.Prog.Global(name))
+		store[first] = v
+	}
+	ba, bb := m.Prog.Block(a), m.Prog.Block(b)
+	st := m.PairState(store, ba, nil, bb, nil)
+	holds, err := claim.Holds(dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, order := range [][2]int32{{1, 2}, {2, 1}} {
+		s := m.PairState(store, ba, nil, bb, nil)
+		for _, id := range order {
+			i := s.Find(m.PID(id))
+			if i < 0 || !s.Enabled(i) {
+				break
+			}
+			if ev := s.Step(i); ev.Err != nil {
+				overflow = overflow || ev.Err.Kind == dporrt.ErrOverflow
+				break
+			}
+		}
+	}
+	return holds, overflow
 }

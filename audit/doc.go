@@ -21,7 +21,9 @@
 //
 // A [Checker] proves [Claim]s: C & !F(a,b) must be unsat, the rule every
 // synthesized constraint obeys (allsat). A refuted claim is Unsound and
-// comes with a witness in which C holds, as a runtime evaluates it.
+// comes with a witness in which C holds, as a runtime evaluates it. F
+// reads over mathematical integers: [Checker.GuardNeeded] says whether
+// proven claims hold at int64 only with their pair's overflow guard.
 // [Checker.CheckFile] checks a whole IC file: its constraints, whether its
 // written forms agree, each pair's no_overflow guard, W(b), and whether its
 // functions table and invariants are the program's ([Mismatches], the

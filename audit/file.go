@@ -204,9 +204,11 @@ func (c *Checker) CheckFile(ctx context.Context, f *ic.File) (*FileReport, error
 	k := 0
 	for _, p := range f.Pairs {
 		var proven []*ic.Expr
+		var ks []int
 		for range p.Constraints {
 			if res[k].Verdict == Proven {
 				proven = append(proven, res[k].Claim.Expr)
+				ks = append(ks, k)
 			}
 			k++
 		}
@@ -214,7 +216,14 @@ func (c *Checker) CheckFile(ctx context.Context, f *ic.File) (*FileReport, error
 		if a == nil || b == nil {
 			continue
 		}
-		g, bad, err := c.guard(ctx, a, b, proven, p.NoOverflow)
+		needed, err := c.GuardNeeded(ctx, p.A, p.B, proven)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range ks {
+			res[i].GuardNeeded = needed
+		}
+		g, bad, err := c.guard(ctx, a, b, proven, p.NoOverflow, needed)
 		if err != nil {
 			return nil, err
 		}

@@ -243,12 +243,14 @@ func TestCheckCommand(t *testing.T) {
 		{"inexact F: unknown, not unsound", []string{"check", loop}, 1,
 			[]string{"I(p, q'): true: unknown", "1 constraint: 0 proven, 0 unsound, 1 unknown, 0 invalid"}, nil},
 		{"counted loop: proven", []string{"check", counted}, 0,
-			[]string{"I(p, q'): true: proven", "1 constraint: 1 proven, 0 unsound, 0 unknown, 0 invalid"}, nil},
+			[]string{"I(p, q'): true: proven where no_overflow holds", "1 constraint: 1 proven (1 where no_overflow holds), 0 unsound, 0 unknown, 0 invalid"}, nil},
 		{"synthesized file passes", []string{"check", "--ics", files["good"], fig1}, 0,
-			[]string{"I(p, q'): z <= -1: proven", "I(q, r'): x == z: proven", "8 constraints: 8 proven, 0 unsound, 0 unknown, 0 invalid; W(b) sound"}, nil},
+			// q reads and copies: (q, q') cannot overflow; every other pair adds.
+			[]string{"I(p, q'): z <= -1: proven where no_overflow holds\n", "I(q, q'): true: proven\n", "I(q, r'): x == z: proven where no_overflow holds\n",
+				"8 constraints: 8 proven (7 where no_overflow holds), 0 unsound, 0 unknown, 0 invalid; W(b) sound"}, nil},
 		{"weakened constraint", []string{"check", "--ics", files["weak"], fig1}, 1,
 			[]string{"I(p, q'): z <= 0: unsound", "witness: the orders end in different states (z)", "* z", "I(q, r'): x == z: proven",
-				"8 constraints: 7 proven, 1 unsound, 0 unknown, 0 invalid; W(b) sound"}, nil},
+				"8 constraints: 7 proven (6 where no_overflow holds), 1 unsound, 0 unknown, 0 invalid; W(b) sound"}, nil},
 		{"text differs from expr", []string{"check", "--ics", files["text"], fig1}, 1,
 			[]string{"I(p, q'): z <= -1: proven", `inconsistent: its text "z <= 0" is not its expression, z <= -1`, "1 inconsistent"}, nil},
 		{"W lacks a global", []string{"check", "--ics", files["w"], fig1}, 1,
@@ -262,9 +264,26 @@ func TestCheckCommand(t *testing.T) {
 		{"help", []string{"check", "--help"}, 0, []string{"is proven again with Z3", "Examples:", "icgen check"}, nil},
 	})
 
+	// --json says which proofs need the overflow guard, as the text does.
+	out, _, code := icgen("check", "--json", "--ics", files["good"], fig1)
+	var good struct {
+		Constraints []struct {
+			A, B, Text, Verdict string
+			Guard               bool `json:"needs_no_overflow"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &good); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	for _, c := range good.Constraints {
+		if c.Verdict != "proven" || c.Guard != (c.A != "q" || c.B != "q") {
+			t.Errorf("I(%s, %s') %s: %s, needs_no_overflow %v", c.A, c.B, c.Text, c.Verdict, c.Guard)
+		}
+	}
+
 	// The counterexample, run in the interpreter: z <= 0 holds there and
 	// the orders end in different states.
-	out, _, code := icgen("check", "--json", "--ics", files["weak"], fig1)
+	out, _, code = icgen("check", "--json", "--ics", files["weak"], fig1)
 	if code != 1 {
 		t.Fatalf("exit %d", code)
 	}

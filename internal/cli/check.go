@@ -44,6 +44,15 @@ are marked with *. When no model gives such a run, the constraint is still
 unsound (the solver proved it) and the output says no concrete witness was
 found.
 
+A proof is over mathematical integers. Where an order can overflow int64
+in a state where a constraint holds, the constraint holds at int64 only
+with its pair's overflow guard (no_overflow), as runtimes apply it: check
+then says "proven where no_overflow holds" (--json: needs_no_overflow).
+It asks the solver once per pair whose orders can overflow, of the
+disjunction of the pair's proven constraints, so a constraint that alone
+rules overflow out is marked with the others of its pair; an undecided
+answer marks them too. A plain "proven" holds at int64 as it stands.
+
 Also checked: that each constraint's text, SMT-LIB form and globals are
 those of its expression (a runtime evaluates the expression, and reads the
 globals for uniformity); that each entry of the functions table is the
@@ -53,8 +62,10 @@ names, while Z3 proves the constraints of the loop its name names); that
 the invariants are the program's; that each pair's no_overflow guard
 excludes int64 overflow where a constraint holds; and that each block's
 W(b) has every global the recomputed W(b) has (a missing one makes the
-runtime's uniformity check unsound; an extra one is only noted). explore
---ics refuses a file with any such inconsistency.
+runtime's uniformity check unsound; an extra one is only noted). A
+function or invariant that is not the program's is reported with its
+entry and what differs (--json: inconsistent_entries); explore --ics
+refuses a file with any such inconsistency.
 
 The IC file must have been made for this version of the program (same hash,
 params excluded), as for icgen explore.
@@ -146,7 +157,11 @@ func checkDeclared(ctx context.Context, m *dporrt.Machine, opts audit.Options) (
 			Source: "declared: " + lang.CommuteString(r.Commute), Pos: r.Commute.Pos}
 		switch {
 		case r.Verdict == allsat.Proven:
-			rep.Constraints = append(rep.Constraints, audit.Result{Claim: cl, Verdict: audit.Proven})
+			needed, err := c.GuardNeeded(ctx, r.A, r.B, []*ic.Expr{cl.Expr})
+			if err != nil {
+				return nil, err
+			}
+			rep.Constraints = append(rep.Constraints, audit.Result{Claim: cl, Verdict: audit.Proven, GuardNeeded: needed})
 			continue
 		case cl.Expr == nil: // the condition has no IC form
 			rep.Constraints = append(rep.Constraints, audit.Result{Claim: cl, Verdict: audit.Undecided, Reason: r.Reason})
@@ -174,12 +189,21 @@ func claimTitle(r audit.Result) string {
 	return fmt.Sprintf("I%s: %s", pairTitle(cl.A, cl.B), text)
 }
 
+// verdictText is a claim's verdict as check prints it: a proof that
+// holds at int64 only with the pair's overflow guard says so.
+func verdictText(r audit.Result) string {
+	if r.Verdict == audit.Proven && r.GuardNeeded {
+		return "proven where no_overflow holds"
+	}
+	return r.Verdict.String()
+}
+
 // writeResult renders the check of one claim; proven ones in one line.
 func writeResult(w io.Writer, l *loaded, r audit.Result, color bool) {
 	if r.Claim.Pos.Line > 0 {
-		fmt.Fprint(w, l.caret(r.Claim.Pos, fmt.Sprintf("%s: %s", claimTitle(r), r.Verdict)))
+		fmt.Fprint(w, l.caret(r.Claim.Pos, fmt.Sprintf("%s: %s", claimTitle(r), verdictText(r))))
 	} else {
-		fmt.Fprintf(w, "%s: %s", claimTitle(r), r.Verdict)
+		fmt.Fprintf(w, "%s: %s", claimTitle(r), verdictText(r))
 		if r.Reason != "" {
 			fmt.Fprintf(w, ": %s", r.Reason)
 		}
@@ -200,9 +224,12 @@ func writeCheckText(w io.Writer, l *loaded, icsPath string, rep *audit.FileRepor
 		fmt.Fprintf(w, "checking %s against %s\n", icsPath, l.path)
 	}
 	counts := map[audit.Verdict]int{}
-	mismatches := 0
+	mismatches, guarded := 0, 0
 	for _, r := range rep.Constraints {
 		counts[r.Verdict]++
+		if r.Verdict == audit.Proven && r.GuardNeeded {
+			guarded++
+		}
 		if r.Claim.Mismatch != "" {
 			mismatches++
 		}
@@ -234,8 +261,11 @@ func writeCheckText(w io.Writer, l *loaded, icsPath string, rep *audit.FileRepor
 	for _, m := range rep.Mismatches {
 		fmt.Fprintf(w, "%s: inconsistent: %s\n", m.Entry, m.Msg)
 	}
-	fmt.Fprintf(w, "%d constraint%s: %d proven, %d unsound, %d unknown, %d invalid",
-		len(rep.Constraints), plural(len(rep.Constraints)), counts[audit.Proven], counts[audit.Unsound], counts[audit.Undecided], counts[audit.Invalid])
+	fmt.Fprintf(w, "%d constraint%s: %d proven", len(rep.Constraints), plural(len(rep.Constraints)), counts[audit.Proven])
+	if guarded > 0 {
+		fmt.Fprintf(w, " (%d where no_overflow holds)", guarded)
+	}
+	fmt.Fprintf(w, ", %d unsound, %d unknown, %d invalid", counts[audit.Unsound], counts[audit.Undecided], counts[audit.Invalid])
 	if mismatches > 0 {
 		fmt.Fprintf(w, ", %d inconsistent", mismatches)
 	}
@@ -262,6 +292,7 @@ func checkJSON(l *loaded, icsPath string, rep *audit.FileReport) any {
 		Text      string          `json:"text"`
 		Source    string          `json:"source"`
 		Verdict   string          `json:"verdict"`
+		Guarded   bool            `json:"needs_no_overflow,omitempty"`
 		Reason    string          `json:"reason,omitempty"`
 		Mismatch  string          `json:"inconsistent,omitempty"`
 		Witness   *witnessJSONOut `json:"witness,omitempty"`
@@ -274,7 +305,7 @@ func checkJSON(l *loaded, icsPath string, rep *audit.FileReport) any {
 		Unknown bool     `json:"unknown_block,omitempty"`
 	}
 	conv := func(r audit.Result) resultJSON {
-		rj := resultJSON{A: r.Claim.A, B: r.Claim.B, Source: r.Claim.Source, Verdict: r.Verdict.String(), Reason: r.Reason,
+		rj := resultJSON{A: r.Claim.A, B: r.Claim.B, Source: r.Claim.Source, Verdict: r.Verdict.String(), Guarded: r.GuardNeeded, Reason: r.Reason,
 			Mismatch: r.Claim.Mismatch, Witness: witnessJSON(r.Witness)}
 		if r.Claim.Expr != nil {
 			rj.Text = r.Claim.Expr.String()
