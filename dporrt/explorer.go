@@ -134,7 +134,8 @@ const maxSnapBytes = 256 << 20
 // DefaultMaxDepth bounds the events of one explored sequence when
 // Options.MaxDepth is 0: a program whose executions do not end (a process
 // that spawns copies of itself forever) is cut there, with some hundreds of
-// MiB in use, rather than using up the memory and the stack.
+// MiB in use, rather than using up the memory and the stack. icgen run
+// bounds one run there by default too.
 const DefaultMaxDepth = 100_000
 
 // Agrees reports whether two explorations reached the same final states

@@ -33,7 +33,17 @@ equal values: [0 ×5, 1, 0 ×10] (--json prints every element).
 before init runs). --replay takes a schedule as printed by run or explore
 (process names like "p#1 q#2", or bare ids like "1 2").
 
-Exit code 1 when a violation or runtime error occurred.`,
+--max-events bounds the run as explore bounds a sequence: at ` + strconv.Itoa(dporrt.DefaultMaxDepth) + `
+events by default. A program whose processes never all stop (one that
+spawns copies of itself) then ends with memory in proportion to the bound,
+as each event adds a step to the schedule and may leave processes behind,
+not with all the machine has: a fork bomb takes about 130 MiB, 310 MiB
+with --json. A run stopped there says it stopped early and is not complete
+(--json: status cut, stopped_early); 0 takes the bound away.
+
+Exit code 1 when a violation or runtime error occurred; a run stopped by
+--max-events or by the end of --replay with neither exits 0, as explore
+stopped by a bound does.`,
 		Example: `  icgen run testdata/fig1.blk
   icgen run -D z=-1 testdata/fig1.blk
   icgen run --schedule random --seed 7 -D N=8 testdata/fib.blk
@@ -65,9 +75,9 @@ Exit code 1 when a violation or runtime error occurred.`,
 				return badInput("--replay: %v", *replayErr)
 			}
 			if asJSON {
-				writeJSON(e.stdout, outcomeJSON(l, m, out))
+				writeJSON(e.stdout, outcomeJSON(l, m, out, maxEvents))
 			} else {
-				writeOutcome(e, l, m, out)
+				writeOutcome(e, l, m, out, maxEvents)
 			}
 			if out.Err != nil || len(out.Final.Violations) > 0 {
 				return findings()
@@ -80,7 +90,7 @@ Exit code 1 when a violation or runtime error occurred.`,
 	f.StringVar(&schedule, "schedule", "first", "how to pick the next process: first (oldest enabled) or random")
 	f.Uint64Var(&seed, "seed", 1, "seed for --schedule random")
 	f.StringVar(&replay, "replay", "", "follow this schedule (process names or ids, space or comma separated)")
-	f.IntVar(&maxEvents, "max-events", 1_000_000, "stop after this many events (0: no bound)")
+	f.IntVar(&maxEvents, "max-events", dporrt.DefaultMaxDepth, "stop after this many events, as explore bounds a sequence (0: no bound)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -129,7 +139,20 @@ func localValue(v *lang.Var, x int64) string {
 	return fmt.Sprint(x)
 }
 
-func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
+// cutBy says why a run stopped before its end: the --max-events bound
+// (checked before the policy is asked for the next event) or the end of
+// the --replay schedule; "" for a run that went to its end.
+func cutBy(out *dporrt.Outcome, maxEvents int) string {
+	switch {
+	case !out.Cut:
+		return ""
+	case maxEvents > 0 && len(out.Events) >= maxEvents:
+		return fmt.Sprintf("--max-events %d reached", maxEvents)
+	}
+	return "the --replay schedule ended"
+}
+
+func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome, maxEvents int) {
 	bw := bufio.NewWriter(e.stdout)
 	defer bw.Flush()
 	w := bw
@@ -138,7 +161,7 @@ func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome) {
 	case out.Err != nil:
 		status = "stopped by a runtime error"
 	case out.Cut:
-		status = "stopped before the end"
+		status = "stopped early (" + cutBy(out, maxEvents) + "): the run is not complete"
 	case len(out.Blocked) > 0:
 		status = fmt.Sprintf("%d process%s blocked (deadlock)", len(out.Blocked), pluralEs(len(out.Blocked)))
 	}
@@ -216,7 +239,7 @@ func pluralEs(n int) string {
 	return "es"
 }
 
-func outcomeJSON(l *loaded, m *dporrt.Machine, out *dporrt.Outcome) any {
+func outcomeJSON(l *loaded, m *dporrt.Machine, out *dporrt.Outcome, maxEvents int) any {
 	type stepJSON struct {
 		Process string `json:"process"`
 		Block   string `json:"block"`
@@ -237,12 +260,13 @@ func outcomeJSON(l *loaded, m *dporrt.Machine, out *dporrt.Outcome) any {
 		File       string           `json:"file"`
 		Params     map[string]int64 `json:"params"`
 		Status     string           `json:"status"`
+		Cut        string           `json:"stopped_early,omitempty"` // why a run with status cut stopped
 		Schedule   []stepJSON       `json:"schedule"`
 		Globals    map[string]any   `json:"globals"`
 		Processes  []procJSON       `json:"processes"`
 		Violations []violJSON       `json:"violations"`
 		Error      *violJSON        `json:"error,omitempty"`
-	}{File: l.path, Params: map[string]int64{}, Schedule: []stepJSON{}, Globals: map[string]any{}, Processes: []procJSON{}, Violations: []violJSON{}}
+	}{File: l.path, Params: map[string]int64{}, Cut: cutBy(out, maxEvents), Schedule: []stepJSON{}, Globals: map[string]any{}, Processes: []procJSON{}, Violations: []violJSON{}}
 	for _, p := range m.Prog.Params {
 		res.Params[p.Name] = m.Param(p)
 	}
