@@ -73,7 +73,9 @@ func (f *level) skips(pid PID) (took [][]*event, ok bool) {
 
 // plainWUT returns an empty wakeup tree of the plain dependency.
 func (x *explorer) plainWUT() *wut {
-	return newWakeupTree(func(e *event) PID { return e.pid }, x.dependent)
+	t := newWakeupTree(func(e *event) PID { return e.pid }, x.dependent)
+	t.ghost = func(e *event) bool { return e.blocked }
+	return t
 }
 
 // optimal explores from the current level, depth.
@@ -345,7 +347,11 @@ func (x *explorer) reverse(i int, tail []int) bool {
 		early = false
 	}
 	if !x.reversible(i, k) {
-		x.reverseDisabler(i, k)
+		if x.seq[k].blocked {
+			x.reversePoll(i, k)
+		} else {
+			x.reverseDisabler(i, k)
+		}
 		return false
 	}
 	v := x.reversal(i, tail, early) // its failing events judged (failsWhere)
@@ -674,6 +680,68 @@ func (x *explorer) reverseDisabler(i, k int) {
 	if j := x.disabler(i, k); j >= 0 {
 		x.insertWUT(j, x.sequenceAt(append(x.notdep(j, k), k), j, k))
 	}
+}
+
+// reversePoll handles a race of e = seq[i] with the virtual event of a
+// blocked process (seq[k]) that cannot be reversed: the process is still
+// blocked after notdep(e, E) run from pre(E, e). Its failed look at the
+// guard is then put before e instead: notdep(e, E).poll goes into
+// wut(pre(E, e)), poll being the virtual event, which reads what the block
+// reads and writes nothing. Where the process waits then, its guard reads
+// the writes before e that e kept from being its race, and their
+// reversals (of the blocked process's virtual event there) are what put
+// it before every write that blocks it. Dropped, no reversal put the
+// process before two independent writes that each block it: with
+// g = h = 1, p: g = 0, r: h = 0 and q's entry block before
+// await(g > 0 && h > 0), odpor explored p r q with q blocked, and no
+// order where q runs (dporrt/testdata/regress/await-two-disablers.blk).
+// The poll takes part in the wakeup tree's weak initials but is not
+// stored (see wakeupTree.insert): it stands for no step.
+func (x *explorer) reversePoll(i, k int) {
+	pos := x.notdep(i, k)
+	if len(pos) == 0 {
+		return
+	}
+	if v, ok := x.pastWriters(i, k, pos); ok {
+		x.insertWUT(i, v)
+		return
+	}
+	poll := *x.seq[k]
+	poll.writes, poll.races, poll.clock = nil, nil, vclock{}
+	x.insertWUT(i, append(x.sequenceAt(pos, i, k), &poll))
+}
+
+// pastWriters returns, for reversePoll, the reversal that runs the blocked
+// process n = seq[k] before e = seq[i] and before every other write of
+// what its block reads in notdep(e, E) (pos), with the events that happen
+// after those writes: the rest of notdep(e, E), then n's block, where n is
+// enabled after them. It is the end of the chain of reversals the poll
+// starts, where no write that notdep(e, E) holds is needed to enable n:
+// taken at once, it spares the traces that end with n blocked on the way
+// (with g = h = k = 1 and three processes clearing one each before
+// await(g > 0 && h > 0 && k > 0), odpor explored 6 sleep-set-blocked
+// traces with the poll alone, none this way). ok is false where n is not
+// enabled there or an event of n's process is among those left out.
+func (x *explorer) pastWriters(i, k int, pos []int) ([]*event, bool) {
+	n := x.seq[k]
+	var keep []int
+	var out []*event // the writes left out and the events after them
+	for _, j := range pos {
+		a := x.seq[j]
+		late := slices.ContainsFunc(out, func(w *event) bool { return hb(w, a) })
+		if !late && (a.pid == n.pid || !intersect(a.writes, n.reads)) {
+			keep = append(keep, j)
+			continue
+		}
+		if a.pid == n.pid {
+			return nil, false
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 || !x.enabledAfter(i, x.pidsAt(keep), n.pid) {
+		return nil, false
+	}
+	return append(x.sequenceAt(keep, i, k), x.staticEvent(n)), true
 }
 
 // guardReads are the locations the await guard of ev's block may read: the

@@ -26,6 +26,10 @@ type wakeupTree[E any, K comparable] struct {
 	// left take those events as a branch below it, where a plain tree
 	// lets the leaf cover the sequence (see insert).
 	extend bool
+	// ghost, when set, tells an event that stands for no step (the look
+	// of a blocked process at its guard): last in an inserted sequence,
+	// it takes part in the weak initials but is not stored (see insert).
+	ghost func(E) bool
 }
 
 type wuNode[E any] struct {
@@ -67,7 +71,7 @@ func (t *wakeupTree[E, K]) firsts() []E {
 // subtree(wut, p)); empty when no branch starts with p.
 func (t *wakeupTree[E, K]) subtree(p K) *wakeupTree[E, K] {
 	s := newWakeupTree(t.proc, t.dep)
-	s.wi, s.keep, s.extend = t.wi, t.keep, t.extend
+	s.wi, s.keep, s.extend, s.ghost = t.wi, t.keep, t.extend, t.ghost
 	for _, c := range t.root.children {
 		if t.proc(c.ev) == p {
 			s.root.children = c.children
@@ -159,6 +163,12 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 		}
 	})
 	if n == nil {
+		return false
+	}
+	if len(rest) > 0 && t.ghost != nil && t.ghost(rest[len(rest)-1]) {
+		rest = rest[:len(rest)-1]
+	}
+	if len(rest) == 0 {
 		return false
 	}
 	for _, ev := range rest {

@@ -11,6 +11,7 @@ type wuTestEvent struct {
 	p      byte
 	reads  string
 	writes string
+	ghost  bool // stands for no step (see wakeupTree.ghost)
 }
 
 func (e wuTestEvent) String() string { return string(e.p) }
@@ -106,6 +107,42 @@ func TestWakeupTree(t *testing.T) {
 			tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
 			for i, s := range tc.inserts {
 				if got := tr.insert(seq(s)); got != tc.changed[i] {
+					t.Errorf("insert %s: changed %v, want %v (tree %s)", s, got, tc.changed[i], wuString(tr))
+				}
+			}
+			if got := wuString(tr); got != tc.want {
+				t.Errorf("tree %s, want %s", got, tc.want)
+			}
+		})
+	}
+
+	// A ghost (the look of a blocked process at its guard, here G of
+	// process g reading x) takes part in the weak initials of the
+	// sequence it ends and is not stored: s alone is covered by the leaf p
+	// (independent of it), s then G is not (p writes what G reads), and
+	// becomes the branch s.
+	ghostEv := map[byte]wuTestEvent{
+		'p': ev['p'], 's': ev['s'], 'u': ev['u'],
+		'G': {p: 'g', reads: "x", ghost: true},
+	}
+	for _, tc := range []struct {
+		name    string
+		inserts []string
+		changed []bool
+		want    string
+	}{
+		{"a trailing ghost is not stored", []string{"sG"}, []bool{true}, "{s}"},
+		{"a ghost alone changes nothing", []string{"G"}, []bool{false}, "{}"},
+		{"without its ghost the leaf covers", []string{"p", "s"}, []bool{true, false}, "{p}"},
+		{"the ghost keeps the leaf from covering", []string{"p", "sG"}, []bool{true, true}, "{p s}"},
+		{"a leaf independent of the ghost covers", []string{"u", "sG"}, []bool{true, false}, "{u}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
+			tr.ghost = func(e wuTestEvent) bool { return e.ghost }
+			for i, s := range tc.inserts {
+				if got := tr.insert(wuSeq(ghostEv, s)); got != tc.changed[i] {
 					t.Errorf("insert %s: changed %v, want %v (tree %s)", s, got, tc.changed[i], wuString(tr))
 				}
 			}
