@@ -27,8 +27,11 @@ type wakeupTree[E any, K comparable] struct {
 	// lets the leaf cover the sequence (see insert).
 	extend bool
 	// ghost, when set, tells an event that stands for no step (the look
-	// of a blocked process at its guard): last in an inserted sequence,
-	// it takes part in the weak initials but is not stored (see insert).
+	// of a blocked process at its guard): it takes part in the weak
+	// initials of what is inserted after it, a leaf that is a ghost does
+	// not cover a longer sequence inserted through it (the rest becomes
+	// its branch), and the explorer takes a ghost's branches as branches
+	// of its parent (see dropGhost).
 	ghost func(E) bool
 }
 
@@ -165,12 +168,6 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 	if n == nil {
 		return false
 	}
-	if len(rest) > 0 && t.ghost != nil && t.ghost(rest[len(rest)-1]) {
-		rest = rest[:len(rest)-1]
-	}
-	if len(rest) == 0 {
-		return false
-	}
 	for _, ev := range rest {
 		c := &wuNode[E]{ev: ev}
 		n.children = append(n.children, c)
@@ -207,12 +204,32 @@ func (t *wakeupTree[E, K]) descend(v []E, visit func(n, next *wuNode[E], was, re
 			return n, v
 		}
 		visit(n, next, was, v)
-		if len(next.children) == 0 && !(t.extend && len(v) > 0) {
+		if len(next.children) == 0 && !((t.extend || t.isGhost(next.ev)) && len(v) > 0) {
 			return nil, nil // a leaf: the branch through it covers v
 		}
 		n = next
 	}
 	return nil, nil
+}
+
+// isGhost reports whether ev stands for no step (see ghost).
+func (t *wakeupTree[E, K]) isGhost(ev E) bool { return t.ghost != nil && t.ghost(ev) }
+
+// dropGhost removes the leftmost branch when its first event is a ghost
+// and inserts the sequences below it again, each from the root: a ghost
+// stands for no step, so what follows it runs from where it stands. It
+// reports whether it did.
+func (t *wakeupTree[E, K]) dropGhost() bool {
+	if t.empty() || !t.isGhost(t.root.children[0].ev) {
+		return false
+	}
+	g := t.root.children[0]
+	t.root.children = t.root.children[1:]
+	below := &wakeupTree[E, K]{root: wuNode[E]{children: g.children}}
+	for _, v := range below.sequences() {
+		t.insert(v)
+	}
+	return true
 }
 
 // leftOf returns the processes of the branches that the exploration of v,
