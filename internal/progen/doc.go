@@ -19,6 +19,20 @@
 // asserts over globals that fail in some interleavings, and calls of helper
 // funcs that read and write globals.
 //
+// [Shapes] adds the shapes of programs that broke explorers from outside
+// (shapes.go): a waiter whose guard reads two or three globals or array
+// cells that processes of their own write independently (once or twice
+// each), a lock built from await taken by two processes, or a handshake;
+// compare-and-swap statements; one proc started twice with the same
+// arguments; and a func that writes a global, called from spawn
+// arguments, array indices, await guards, asserts and the conditions of
+// ifs and loops. [Default] leaves them out, so that the seeds regression
+// programs name keep their programs.
+//
+// [Mutate] makes small edits to any program (a spawn duplicated, a
+// literal changed, a process added that writes what an await reads,
+// statements deleted), for mutation runs over the regression programs.
+//
 // # Contracts
 //
 //   - Every generated program compiles (the tests compile thousands).

@@ -28,13 +28,39 @@ type Options struct {
 	Asserts   bool // asserts over globals and locals
 	Funcs     bool // helper funcs reading and writing globals
 	Errors    bool // rarely, operations that may fail at run time
-	_         struct{}
+	// Waits adds a waiting shape (see shapes.go): a waiter whose guard
+	// reads two or three globals or array cells that processes of their
+	// own write independently, a lock built from await taken by two
+	// processes, or a handshake; and compare-and-swap blocks among the
+	// statements.
+	Waits bool
+	// Twins starts one proc twice with the same arguments: blocks that
+	// are copies of each other.
+	Twins bool
+	// Effects adds a func that writes a global and returns a value,
+	// called from spawn arguments, array indices, await guards, asserts
+	// and the conditions of ifs and loops.
+	Effects bool
+	_       struct{}
 }
 
-// Default returns options enabling every feature at the largest size.
+// Default returns options enabling every feature of the first generator
+// at the largest size. The seeds that regression programs name are seeds
+// of Default: it does not take the shapes of Shapes, so that those seeds
+// keep their programs.
 func Default() Options {
 	return Options{Procs: 4, MaxBlocks: 3, Await: true, Spawn: true, Arrays: true,
 		Loops: true, Asserts: true, Funcs: true, Errors: true}
+}
+
+// Shapes returns Default with the waiting shapes, twins and funcs with
+// effects: the shapes of programs that broke explorers from outside
+// (awaits disabled by several independent writes, copies of one writer,
+// writes made in spawn arguments and guards).
+func Shapes() Options {
+	o := Default()
+	o.Waits, o.Twins, o.Effects = true, true, true
+	return o
 }
 
 // normalize clamps the sizes into their ranges.
@@ -58,7 +84,8 @@ func (o Options) String() string {
 		on   bool
 		name string
 	}{{o.Await, "await"}, {o.Spawn, "spawn"}, {o.Arrays, "arrays"}, {o.Loops, "loops"},
-		{o.Asserts, "asserts"}, {o.Funcs, "funcs"}, {o.Errors, "errors"}} {
+		{o.Asserts, "asserts"}, {o.Funcs, "funcs"}, {o.Errors, "errors"},
+		{o.Waits, "waits"}, {o.Twins, "twins"}, {o.Effects, "effects"}} {
 		if f.on {
 			s += ", " + f.name
 		}
@@ -76,8 +103,10 @@ func Generate(seed uint64, opts Options) string {
 }
 
 // Names: globals g0.., the array arr, procs p0.., the child c, funcs f (int
-// result) and h (void); proc parameters v and w, func parameter a, locals
-// t1.. and loop counters i1.. . None can clash.
+// result), h (void) and eff (Effects); proc parameters v and w, func
+// parameter a, locals t1.. and loop counters i1..; and the shapes' (see
+// shapes.go): globals l, sig and ack, procs q, wr, wr0.., lk, hs and ha,
+// parameter k of wr. None can clash.
 
 // local is an int local or parameter in scope.
 type local struct {
@@ -93,6 +122,8 @@ type plan struct {
 	childBlocks int     // 0: no child proc
 	spawns      [][]int // per proc, per block: spawns placed there
 	spawnCount  int     // spawn statements in all
+	twin        int     // the proc init starts twice (Twins), or -1
+	fixed       []int   // blocks of the processes of the waiting shape
 }
 
 type gen struct {
@@ -104,7 +135,9 @@ type gen struct {
 	arrSize int  // 0: no array
 	hasF    bool // func int f(int a)
 	hasH    bool // func h(int a)
+	hasK    bool // func int eff(int a), which writes a global (Effects)
 	plan    plan
+	shape   shape // the waiting shape, if any (Waits)
 
 	// per proc
 	scope  []local
@@ -159,6 +192,11 @@ func (g *gen) program(seed uint64) {
 			g.funcH()
 		}
 	}
+	if g.o.Effects {
+		g.hasK = true
+		g.funcK()
+	}
+	g.shapeProcs()
 	if g.plan.childBlocks > 0 {
 		g.proc("c", []string{"v"}, g.plan.childBlocks, nil)
 	}
@@ -186,8 +224,24 @@ func (g *gen) makePlan() {
 		p.childBlocks = 1 + g.n(min(2, g.o.MaxBlocks))
 		p.spawnCount = 1 + g.n(2)
 	}
+	p.twin = -1
+	if g.o.Waits {
+		g.pickShape()
+		p.fixed = g.shape.blocks()
+		if len(p.fixed) > 0 && np > 1 {
+			np = 1 + g.n(np-1) // room for the shape's processes
+			p.blocks = p.blocks[:np]
+		}
+	}
+	if g.o.Twins && g.chance(2) {
+		p.twin = g.n(np)
+	}
 	for {
 		sizes := append([]int(nil), p.blocks...)
+		if p.twin >= 0 {
+			sizes = append(sizes, p.blocks[p.twin])
+		}
+		sizes = append(sizes, p.fixed...)
 		for range p.spawnCount {
 			sizes = append(sizes, p.childBlocks)
 		}
@@ -200,6 +254,19 @@ func (g *gen) makePlan() {
 			if b > 1 {
 				big = append(big, i)
 			}
+		}
+		if len(big) == 0 && p.childBlocks <= 1 && p.spawnCount == 0 {
+			// Only the twin and the shape's processes can go (Default
+			// never gets here: one-block procs stay within the bounds).
+			switch {
+			case p.twin >= 0:
+				p.twin = -1
+			case len(p.blocks) > 1:
+				p.blocks = p.blocks[:len(p.blocks)-1]
+			default:
+				g.shape, p.fixed = shape{}, nil
+			}
+			continue
 		}
 		switch k := g.n(len(big) + 2); {
 		case k < len(big):
@@ -308,7 +375,11 @@ func (g *gen) proc(name string, params []string, nb int, spawns []int) {
 			continue
 		}
 		if g.o.Await && g.chance(3) {
-			g.line("await(%s);", g.cond(2))
+			if g.hasK && g.chance(3) {
+				g.line("await(%s >= %s);", g.callK(), g.sum(2))
+			} else {
+				g.line("await(%s);", g.cond(2))
+			}
 		} else {
 			g.line("yield;")
 		}
@@ -348,7 +419,7 @@ func (g *gen) stmts(count, spawns int) {
 func (g *gen) yieldLoop(k int) {
 	i := g.newCounter()
 	g.line("int %s = 0;", i)
-	g.line("while (%s < %d) {", i, k)
+	g.line("while (%s < %d%s) {", i, k, g.loopCall())
 	g.indent++
 	g.withCounter(i, k, func() {
 		g.stmt(false)
@@ -379,6 +450,10 @@ func (g *gen) withCounter(i string, k int, body func()) {
 // stmt writes one statement; top statements may declare locals, loop and
 // spawn.
 func (g *gen) stmt(top bool) {
+	if g.o.Waits && g.chance(8) {
+		g.cas()
+		return
+	}
 	for {
 		switch g.n(16) {
 		case 0, 1, 2, 3, 4:
@@ -416,7 +491,7 @@ func (g *gen) stmt(top bool) {
 			i := g.newCounter()
 			k := 2 + g.n(2)
 			g.line("int %s = 0;", i)
-			g.line("while (%s < %d) {", i, k)
+			g.line("while (%s < %d%s) {", i, k, g.loopCall())
 			g.indent++
 			g.withCounter(i, k, func() {
 				g.stmt(false)
@@ -482,6 +557,9 @@ func (g *gen) index() string {
 	case 1:
 		return fmt.Sprintf("(%s %% %d + %d) %% %d", g.variable(), g.arrSize, g.arrSize, g.arrSize)
 	}
+	if g.hasK && !g.inFunc && g.chance(3) {
+		return fmt.Sprintf("(%s %% %d + %d) %% %d", g.callK(), g.arrSize, g.arrSize, g.arrSize)
+	}
 	return fmt.Sprint(g.n(g.arrSize))
 }
 
@@ -511,6 +589,9 @@ func (g *gen) atom(calls bool) string {
 		if calls && g.hasF {
 			return fmt.Sprintf("f(%s)", g.atom(false))
 		}
+	}
+	if calls && g.hasK && g.chance(3) {
+		return g.callK()
 	}
 	return g.global()
 }
@@ -555,7 +636,13 @@ func (g *gen) cond(depth int) string {
 	if g.chance(2) {
 		rhs = g.sum(2)
 	}
-	return g.variable() + " " + ops[g.n(len(ops))] + " " + rhs
+	lhs := ""
+	if g.hasK && !g.inFunc && g.chance(4) {
+		lhs = g.callK()
+	} else {
+		lhs = g.variable()
+	}
+	return lhs + " " + ops[g.n(len(ops))] + " " + rhs
 }
 
 // init writes init: some global assignments, then the spawns of the procs.
@@ -579,7 +666,11 @@ func (g *gen) init(params [][]string) {
 			}
 		}
 		g.line("spawn p%d(%s);", i, strings.Join(args, ", "))
+		if i == g.plan.twin {
+			g.line("spawn p%d(%s);", i, strings.Join(args, ", "))
+		}
 	}
+	g.shapeSpawns()
 	g.indent--
 	g.line("}")
 }

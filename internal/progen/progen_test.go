@@ -2,6 +2,7 @@ package progen
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +21,9 @@ var optionSets = []Options{
 	{Arrays: true, Funcs: true, Errors: true},
 	{Procs: 3, MaxBlocks: 2, Asserts: true, Loops: true, Arrays: true},
 	{Procs: 9, MaxBlocks: -1, Spawn: true}, // clamped to 4 and 1
+	Shapes(),
+	{Procs: 2, MaxBlocks: 1, Waits: true, Twins: true},
+	{Arrays: true, Effects: true, Loops: true},
 }
 
 func compile(t *testing.T, seed uint64, src string) *lang.Program {
@@ -38,11 +42,13 @@ func TestCompile(t *testing.T) {
 		src := Generate(seed, opts)
 		prog := compile(t, seed, src)
 		o := opts.normalize()
-		started := len(prog.Procs)
-		if prog.Proc("c") != nil {
-			started--
+		started := 0 // the procs p0.. init starts; the shapes' come on top
+		for _, p := range prog.Procs {
+			if strings.HasPrefix(p.Name, "p") && len(p.Name) == 2 {
+				started++
+			}
 		}
-		if started < 2 || started > o.Procs {
+		if started < 1 || started > o.Procs || started < 2 && !o.Waits {
 			t.Fatalf("seed %d: init starts %d procs, want 2..%d:\n%s", seed, started, o.Procs, src)
 		}
 	}
@@ -73,17 +79,77 @@ var features = []struct {
 	sub  string
 	off  func(Options) bool
 }{
-	{"await", "await(", func(o Options) bool { return !o.Await }},
+	{"await", "await(", func(o Options) bool { return !o.Await && !o.Waits }},
 	{"spawn", "spawn c(", func(o Options) bool { return !o.Spawn }},
 	{"array", "arr[", func(o Options) bool { return !o.Arrays }},
 	{"loop", "while (", func(o Options) bool { return !o.Loops }},
 	{"assert", "assert(", func(o Options) bool { return !o.Asserts }},
-	{"func", "func ", func(o Options) bool { return !o.Funcs }},
+	{"func", "func ", func(o Options) bool { return !o.Funcs && !o.Effects }},
 	{"yield", "yield;", nil},
 	{"if", "if (", nil},
 	{"else", "} else {", nil},
 	{"local", "int t", nil},
 	{"init assignment", "  g", nil}, // in init or a proc: a global assigned at line start
+}
+
+// shapeFeatures are the substrings that show a feature of Shapes is used.
+var shapeFeatures = []struct {
+	name string
+	sub  string
+	off  func(Options) bool
+}{
+	{"waiter", "proc q(", func(o Options) bool { return !o.Waits }},
+	{"lock", "proc lk(", func(o Options) bool { return !o.Waits }},
+	{"handshake", "proc hs(", func(o Options) bool { return !o.Waits }},
+	{"guard on several", " && ", nil},
+	{"twin", "", func(o Options) bool { return !o.Twins }},
+	{"effects", "func int eff(", func(o Options) bool { return !o.Effects }},
+	{"effect in a spawn", "spawn c(eff(", func(o Options) bool { return !o.Effects }},
+	{"effect in a guard", "await(eff(", func(o Options) bool { return !o.Effects }},
+	{"effect in a loop", "&& eff(", func(o Options) bool { return !o.Effects }},
+	{"effect in an index", "[(eff(", func(o Options) bool { return !o.Effects }},
+}
+
+// TestShapes: programs of Shapes use each shape often enough, and the
+// options without it never.
+func TestShapes(t *testing.T) {
+	t.Parallel()
+	const seeds = 400
+	count := map[string]int{}
+	twin := regexp.MustCompile(`(?m)^  (spawn p\d\(.*\);)\n  (spawn p\d\(.*\);)$`)
+	has := func(src, name, sub string) bool {
+		if name == "twin" {
+			for _, m := range twin.FindAllStringSubmatch(src, -1) {
+				if m[1] == m[2] {
+					return true
+				}
+			}
+			return false
+		}
+		return strings.Contains(src, sub)
+	}
+	for seed := range uint64(seeds) {
+		src := Generate(seed, Shapes())
+		for _, f := range shapeFeatures {
+			if has(src, f.name, f.sub) {
+				count[f.name]++
+			}
+		}
+		body := Generate(seed, Default())
+		for _, f := range shapeFeatures {
+			if f.off != nil && has(body, f.name, f.sub) {
+				t.Fatalf("seed %d uses %s without the option:\n%s", seed, f.name, body)
+			}
+		}
+	}
+	var report []string
+	for _, f := range shapeFeatures {
+		report = append(report, fmt.Sprintf("%s %d", f.name, count[f.name]))
+		if count[f.name] < seeds/40 {
+			t.Errorf("only %d of %d programs use %s", count[f.name], seeds, f.name)
+		}
+	}
+	t.Logf("programs using each shape, of %d: %s", seeds, strings.Join(report, ", "))
 }
 
 func TestFeatures(t *testing.T) {
