@@ -277,9 +277,12 @@ type explorer struct {
 	// id, and for each process (by index) the levels of the sequence where
 	// it became enabled or not: enabledAt answers for any level from them,
 	// and an event changes them only for the processes it affected.
-	enabled   pidSet
-	enHist    [][]enChange
-	affected  []int // scratch of enter
+	enabled  pidSet
+	enHist   [][]enChange
+	affected []int // scratch of enter
+	// looks are the virtual events of blocked processes the optimal loop
+	// keeps while the sequence holds their level (see lookRaces).
+	looks     []*look
 	blocked   []int // scratch of blockedRaces
 	touched   []int // scratch of blockedRaces
 	snapBytes int

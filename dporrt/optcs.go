@@ -336,6 +336,7 @@ func (x *explorer) forcedRaces(pid PID) {
 	x.st.Undo(ev.mark)
 	x.seq = x.seq[:k]
 	x.raced = min(x.raced, k)
+	x.dropLooks()
 }
 
 // reverseCS reverses the race of e = seq[i] with e' = seq[k] as odpor

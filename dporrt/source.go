@@ -267,6 +267,9 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 		n := len(x.seq) - 1
 		x.scan(n, race)
 		x.seq = x.seq[:n]
+		if x.info.Loop == LoopOptimal && !x.info.Observers {
+			x.looks = append(x.looks, &look{at: n, ev: ev})
+		}
 	}
 }
 

@@ -27,11 +27,9 @@ type wakeupTree[E any, K comparable] struct {
 	// lets the leaf cover the sequence (see insert).
 	extend bool
 	// ghost, when set, tells an event that stands for no step (the look
-	// of a blocked process at its guard): it takes part in the weak
-	// initials of what is inserted after it, a leaf that is a ghost does
-	// not cover a longer sequence inserted through it (the rest becomes
-	// its branch), and the explorer takes a ghost's branches as branches
-	// of its parent (see dropGhost).
+	// of a blocked process at its guard): last in an inserted sequence,
+	// it takes part in the weak initials but is not stored, and the node
+	// of the event before it is open (see wuNode.open).
 	ghost func(E) bool
 }
 
@@ -42,6 +40,13 @@ type wuNode[E any] struct {
 	// node (other than the one that made it) brought to it, as they stood
 	// at its parent: each to run from where the parent is.
 	took [][]E
+	// open: a sequence that ended with a ghost ended here, so as a leaf
+	// the node does not cover a longer sequence inserted through it (the
+	// rest becomes its branch, as with extend). Covering, the leaf took
+	// in reversals that the look the ghost stood for was to come before,
+	// and left them to race detection below it, where a process asleep
+	// there made them redundant (dporrt/testdata/regress/poll-leaf.blk).
+	open bool
 }
 
 func newWakeupTree[E any, K comparable](proc func(E) K, dep func(a, b E) bool) *wakeupTree[E, K] {
@@ -168,12 +173,19 @@ func (t *wakeupTree[E, K]) insert(v []E) bool {
 	if n == nil {
 		return false
 	}
+	ghost := len(rest) > 0 && t.isGhost(rest[len(rest)-1])
+	if ghost {
+		rest = rest[:len(rest)-1]
+	}
 	for _, ev := range rest {
 		c := &wuNode[E]{ev: ev}
 		n.children = append(n.children, c)
 		n = c
 	}
-	return true
+	if ghost && n != &t.root {
+		n.open = true
+	}
+	return len(rest) > 0
 }
 
 // descend follows v down the tree as insert does, calling visit at each
@@ -204,7 +216,7 @@ func (t *wakeupTree[E, K]) descend(v []E, visit func(n, next *wuNode[E], was, re
 			return n, v
 		}
 		visit(n, next, was, v)
-		if len(next.children) == 0 && !((t.extend || t.isGhost(next.ev)) && len(v) > 0) {
+		if len(next.children) == 0 && !((t.extend || next.open) && len(v) > 0) {
 			return nil, nil // a leaf: the branch through it covers v
 		}
 		n = next
@@ -214,23 +226,6 @@ func (t *wakeupTree[E, K]) descend(v []E, visit func(n, next *wuNode[E], was, re
 
 // isGhost reports whether ev stands for no step (see ghost).
 func (t *wakeupTree[E, K]) isGhost(ev E) bool { return t.ghost != nil && t.ghost(ev) }
-
-// dropGhost removes the leftmost branch when its first event is a ghost
-// and inserts the sequences below it again, each from the root: a ghost
-// stands for no step, so what follows it runs from where it stands. It
-// reports whether it did.
-func (t *wakeupTree[E, K]) dropGhost() bool {
-	if t.empty() || !t.isGhost(t.root.children[0].ev) {
-		return false
-	}
-	g := t.root.children[0]
-	t.root.children = t.root.children[1:]
-	below := &wakeupTree[E, K]{root: wuNode[E]{children: g.children}}
-	for _, v := range below.sequences() {
-		t.insert(v)
-	}
-	return true
-}
 
 // leftOf returns the processes of the branches that the exploration of v,
 // once inserted, finds explored before it at each node of its path: the

@@ -1,0 +1,106 @@
+package dporrt
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/icgen/icgen/internal/progen"
+)
+
+// shapesCount is how many programs of progen.Shapes the shape tests run:
+// 400, 60 with -short, ICGEN_SHAPES=N for a soak (ICGEN_SOAK_FROM=M to
+// start at seed M).
+func shapesSeeds() (first, last uint64) {
+	n := 400
+	if testing.Short() {
+		n = 60
+	}
+	if v, err := strconv.Atoi(os.Getenv("ICGEN_SHAPES")); err == nil && v > 0 {
+		n = v
+	}
+	first = 1
+	if v, err := strconv.Atoi(os.Getenv("ICGEN_SOAK_FROM")); err == nil && v > 0 {
+		first = uint64(v)
+	}
+	return first, first + uint64(n) - 1
+}
+
+// TestDifferentialShapes runs the generated programs of the shapes that
+// broke explorers from outside (progen.Shapes: waiters whose guards read
+// several globals or cells that independent processes write, locks and
+// handshakes built from await, copies of one proc, funcs that write called
+// from spawn arguments, indices, guards, asserts and loop conditions)
+// through every algorithm against dfs (see differential), and holds sdpor
+// and odpor to the Mazurkiewicz classes of the static dependency counted
+// by brute force (see checkClasses). Before the polls of blocked
+// processes (reversePoll), the optimal algorithms missed final states on
+// such programs, and odpor classes on 18 of the first 300.
+func TestDifferentialShapes(t *testing.T) {
+	first, last := shapesSeeds()
+	ran, counted := 0, 0
+	for seed := first; seed <= last; seed++ {
+		src := progen.Generate(seed, progen.Shapes())
+		m, err := New(compileSrc(t, src), nil)
+		if err != nil {
+			continue // an init that fails
+		}
+		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
+			name := fmt.Sprintf("shapes seed %d", seed)
+			if differential(t, name, m, 100000, nil) {
+				ran++
+			}
+			if checkClasses(t, name, m) {
+				counted++
+			}
+			if t.Failed() {
+				t.Logf("the program of %s:\n%s", name, src)
+			}
+		})
+	}
+	n := int(last - first + 1)
+	t.Logf("%d of %d programs explored by every algorithm against dfs, %d held to their classes", ran, n, counted)
+	if ran < n/2 || counted < n/2 {
+		t.Errorf("only %d and %d of %d programs were small enough", ran, counted, n)
+	}
+}
+
+// checkClasses holds sdpor and odpor to the Mazurkiewicz classes of the
+// static dependency, counted by brute force (classKeys): each explores a
+// complete trace of every class, and odpor exactly one (a process that
+// blocks makes it explore sleep-set-blocked traces, never two complete
+// traces of one class). It reports false, checking nothing, where the
+// program is too big to count.
+func checkClasses(t *testing.T, name string, m *Machine) bool {
+	t.Helper()
+	want, ok := classKeys(m, Static, 100000)
+	if !ok {
+		return false
+	}
+	for _, algo := range []Algorithm{SDPOR, ODPOR} {
+		got, ok := exploredClasses(t, m, algo, Static, 200000)
+		if !ok {
+			return false
+		}
+		missing := 0
+		for k := range want {
+			if !got[k] {
+				missing++
+			}
+		}
+		if missing > 0 {
+			t.Errorf("%s: %s misses %d of the %d Mazurkiewicz classes", name, algo, missing, len(want))
+		}
+		if algo == ODPOR {
+			r, err := Explore(m, Options{Algo: ODPOR, Dep: Static})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Traces != len(want) {
+				t.Errorf("%s: odpor explores %d complete traces, there are %d Mazurkiewicz classes", name, r.Traces, len(want))
+			}
+		}
+	}
+	return true
+}
