@@ -361,7 +361,7 @@ func (x *explorer) reverseCS(i, k int) {
 func (x *explorer) reverseCSTail(i int, tail []int) {
 	k := tail[0]
 	if !x.reversible(i, k) {
-		x.reverseDisabler(i, k)
+		x.unreversible(i, k)
 		return
 	}
 	nd := x.notdep(i, k)
@@ -573,7 +573,7 @@ func (x *explorer) reverseObservedCS(i, k int) {
 		return
 	}
 	if !x.reversible(i, k) {
-		x.reverseDisabler(i, k)
+		x.unreversible(i, k)
 		return
 	}
 	nd := x.notdep(i, k)

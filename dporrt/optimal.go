@@ -271,6 +271,7 @@ func (x *explorer) detectRaces() {
 		x.observedRaces()
 		return
 	}
+	x.reverseLooks()
 	from := x.raced
 	x.raced = len(x.seq)
 	for k := from; k < len(x.seq); k++ {
@@ -349,11 +350,7 @@ func (x *explorer) reverse(i int, tail []int) bool {
 		early = false
 	}
 	if !x.reversible(i, k) {
-		if x.seq[k].blocked {
-			x.reversePoll(i, k)
-		} else {
-			x.reverseDisabler(i, k)
-		}
+		x.unreversible(i, k)
 		return false
 	}
 	v := x.reversal(i, tail, early) // its failing events judged (failsWhere)
@@ -624,7 +621,8 @@ func (x *explorer) enabledAfter(i int, u []PID, pid PID) bool {
 // being with seq[k], in order.
 func (x *explorer) notdepPIDs(i, k int) []PID { return x.pidsAt(x.notdep(i, k)) }
 
-// disabler returns, for a race of e = seq[i] with e' = seq[k] that cannot
+// disabler returns, for the algorithms with observers (see unreversible),
+// for a race of e = seq[i] with e' = seq[k] that cannot
 // be reversed because e' is not enabled before e (its await guard is
 // false in s[E'.û]), the position of the latest event before e that
 // writes what the guard reads and before which e' can run (after the
@@ -662,7 +660,7 @@ func (x *explorer) disabler(i, k int) int {
 	for j := i - 1; j >= 0; j-- {
 		e := x.seq[j]
 		if e.pid == n.pid {
-			return -1
+			continue // e' runs after it in the reversal too
 		}
 		if prev > j && hb(e, x.seq[prev]) {
 			continue // e''s process reaches e' only after w
@@ -684,6 +682,22 @@ func (x *explorer) reverseDisabler(i, k int) {
 	}
 }
 
+// unreversible handles a race of e = seq[i] with e' = seq[k] that cannot
+// be reversed: e' is not enabled after notdep(e, E) run from pre(E, e).
+// The look of e”s process at its guard goes before e instead (see
+// reversePoll). With observers, a race of a real event still goes to the
+// write that disabled it (see disabler), as it did before the polls: with
+// polls there odpor-ob and odpor-cs-ob missed final states of programs of
+// progen.Shapes that they reached before (the same programs as the looks:
+// see lookRaces).
+func (x *explorer) unreversible(i, k int) {
+	if x.info.Observers && !x.seq[k].blocked {
+		x.reverseDisabler(i, k)
+		return
+	}
+	x.reversePoll(i, k)
+}
+
 // reversePoll handles a race of e = seq[i] with the virtual event of a
 // blocked process (seq[k]) that cannot be reversed: the process is still
 // blocked after notdep(e, E) run from pre(E, e). Its failed look at the
@@ -701,19 +715,24 @@ func (x *explorer) reverseDisabler(i, k int) {
 // no step, takes part in weak initials, and is not stored; the node of the
 // event before it stays open to what is inserted through it.
 func (x *explorer) reversePoll(i, k int) {
-	pos := x.notdep(i, k)
+	x.pollPast(i, x.seq[k], x.notdep(i, k), k)
+}
+
+// pollPast is reversePoll for the race of e = seq[i] with n, the events
+// of notdep(e, E) at pos; n is seq[k], or a look's event (k = -1).
+func (x *explorer) pollPast(i int, n *event, pos []int, k int) {
 	if len(pos) == 0 {
 		return
 	}
-	if v, ok := x.pastWriters(i, k, pos); ok {
+	if v, ok := x.pastWriters(i, n, pos, k); ok {
 		x.insertWUT(i, v)
 		return
 	}
-	x.insertWUT(i, append(x.sequenceAt(pos, i, k), x.poll(x.seq[k])))
+	x.insertWUT(i, append(x.sequenceAt(pos, i, k), x.poll(n)))
 }
 
 // pastWriters returns, for reversePoll, the reversal that runs the blocked
-// process n = seq[k] before e = seq[i] and before every other write of
+// process's event n before e = seq[i] and before every other write of
 // what its block reads in notdep(e, E) (pos), with the events that happen
 // after those writes: the rest of notdep(e, E), then n's block, where n is
 // enabled after them. It is the end of the chain of reversals the poll
@@ -723,8 +742,7 @@ func (x *explorer) reversePoll(i, k int) {
 // await(g > 0 && h > 0 && k > 0), odpor explored 6 sleep-set-blocked
 // traces with the poll alone, none this way). ok is false where n is not
 // enabled there or an event of n's process is among those left out.
-func (x *explorer) pastWriters(i, k int, pos []int) ([]*event, bool) {
-	n := x.seq[k]
+func (x *explorer) pastWriters(i int, n *event, pos []int, k int) ([]*event, bool) {
 	var keep []int
 	var out []*event // the writes left out and the events after them
 	for _, j := range pos {
@@ -830,6 +848,12 @@ func (x *explorer) forceCovered(f *level) bool {
 type look struct {
 	at int    // the level: the look stands before seq[at]
 	ev *event // the virtual event
+	// races are the positions of the earlier events in a race with it,
+	// later those of the later writes (see lookRaces); each is reversed
+	// once, when a sequence that holds it is maximal (see reverseLooks):
+	// reversed and laterReversed count those that are.
+	races, later            []int
+	reversed, laterReversed int
 }
 
 // dropLooks forgets the looks of the levels the sequence no longer holds.
@@ -874,28 +898,84 @@ func (x *explorer) lookRaces(k int) {
 		if l.at > k || x.stopped {
 			break
 		}
-		if l.ev.pid == w.pid || !intersect(w.writes, l.ev.reads) || !x.lookRace(l, k) {
+		if l.ev.pid != w.pid && intersect(w.writes, l.ev.reads) && x.lookRace(l, k) {
+			l.later = append(l.later, k)
+		}
+	}
+}
+
+// reverseLooks reverses the races of the looks the sequence holds that
+// are not reversed yet, once it is maximal, as detectRaces reverses those
+// of its events: with the events of the whole sequence that do not happen
+// after the race's first event.
+func (x *explorer) reverseLooks() {
+	for _, l := range x.looks {
+		for _, i := range l.races[l.reversed:] {
+			x.reverseBlocked(l, i)
+		}
+		l.reversed = len(l.races)
+		for _, k := range l.later[l.laterReversed:] {
+			x.reverseLater(l, k)
+		}
+		l.laterReversed = len(l.later)
+	}
+}
+
+// reverseBlocked reverses the race of e = seq[i] with look l (see
+// blockedRaces): the events after e that happen after neither e nor the
+// look, then the look's process's block, into wut(pre(E, e)); or, where
+// the process would still be blocked there, its poll (see reversePoll).
+// The events after the look count as they do for a race of two events,
+// whose reversal holds every event of the maximal sequence that does not
+// happen after the first: reversed at once, with the sequence up to the
+// look, the reversal of a lock taken first in dporrt/testdata/regress/
+// look-maximal.blk was a sequence a process asleep there was a weak
+// initial of, though in the run it stands for that process comes after a
+// write it depends on; odpor explored 3 of the 4 Mazurkiewicz classes.
+func (x *explorer) reverseBlocked(l *look, i int) {
+	e := x.seq[i]
+	var pos, before []int
+	for j := i + 1; j < len(x.seq); j++ {
+		if x.seq[j].virtual || hb(e, x.seq[j]) || j >= l.at && x.afterLook(l, j) {
 			continue
 		}
-		var pos []int
-		for j := l.at; j < k; j++ {
-			if !x.afterLook(l, j) {
-				pos = append(pos, j)
-			}
+		pos = append(pos, j)
+		if j < l.at {
+			before = append(before, j)
 		}
-		// The events the sequence runs first from the look's level on
-		// are where it goes: inserted at that level, the reversal went
-		// into the branch under way, whose tree its child level holds
-		// apart, and was lost.
-		at := l.at
-		for len(pos) > 0 && pos[0] == at {
-			pos, at = pos[1:], at+1
-		}
-		v := x.sequenceAt(pos, -1, k)
-		last := x.staticEvent(w)
-		last.err = w.err
-		x.insertWUT(at, append(v, last, x.poll(l.ev)))
 	}
+	if !x.enabledAfter(i, x.pidsAt(before), l.ev.pid) {
+		x.pollPast(i, l.ev, pos, -1)
+		return
+	}
+	last := x.staticEvent(l.ev)
+	x.insertWUT(i, append(x.sequenceAt(pos, i, -1), last))
+}
+
+// reverseLater reverses the race of look l with a later write w = seq[k]
+// (see lookRaces): the events after the look that do not happen after it,
+// then w, then the look as a ghost, from the first level where that
+// sequence and the explored one part.
+func (x *explorer) reverseLater(l *look, k int) {
+	w := x.seq[k]
+	var pos []int
+	for j := l.at; j < len(x.seq); j++ {
+		if j != k && !x.seq[j].virtual && !x.afterLook(l, j) {
+			pos = append(pos, j)
+		}
+	}
+	// The events the sequence runs first from the look's level on are
+	// where it goes: inserted at that level, the reversal went into the
+	// branch under way, whose tree its child level holds apart, and was
+	// lost.
+	at := l.at
+	for len(pos) > 0 && pos[0] == at {
+		pos, at = pos[1:], at+1
+	}
+	v := x.sequenceAt(pos, -1, k)
+	last := x.staticEvent(w)
+	last.err = w.err
+	x.insertWUT(at, append(v, last, x.poll(l.ev)))
 }
 
 // poll returns the ghost of a blocked process's virtual event for a wakeup

@@ -588,3 +588,39 @@ func TestClassesCovered(t *testing.T) {
 		t.Errorf("only %d of %d programs were small enough to count their classes", checked, len(progs))
 	}
 }
+
+// TestFastMutex: on Lamport's fast mutex with three threads
+// (testdata/fast-mutex.blk), sdpor under either dependency and odpor
+// explore one complete trace in each of its 9,216 Mazurkiewicz classes,
+// the count of the per-access model checkers, and reach the same final
+// states. The full test also replays odpor's complete traces and counts
+// their classes (exploredClasses): 9,216 distinct ones.
+func TestFastMutex(t *testing.T) {
+	const classes = 9216
+	m, err := New(compileFile(t, "testdata/fast-mutex.blk"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var finals int
+	for _, run := range []Options{{Algo: SDPOR, Dep: Static}, {Algo: SDPOR, Dep: Dynamic}, {Algo: ODPOR, Dep: Static}} {
+		r, err := Explore(m, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Traces != classes || r.Cut {
+			t.Errorf("%s (%s dependency): %d complete traces, want %d", run.Algo, run.Dep, r.Traces, classes)
+		}
+		if finals == 0 {
+			finals = len(r.Finals)
+		} else if len(r.Finals) != finals {
+			t.Errorf("%s (%s dependency): %d final states, sdpor %d", run.Algo, run.Dep, len(r.Finals), finals)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	got, ok := exploredClasses(t, m, ODPOR, Static, 1<<22)
+	if !ok || len(got) != classes {
+		t.Errorf("odpor's complete traces fall into %d classes, want %d", len(got), classes)
+	}
+}

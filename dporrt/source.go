@@ -265,11 +265,19 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 		}
 		x.seq = append(x.seq, ev)
 		n := len(x.seq) - 1
-		x.scan(n, race)
-		x.seq = x.seq[:n]
 		if x.info.Loop == LoopOptimal && !x.info.Observers {
-			x.looks = append(x.looks, &look{at: n, ev: ev})
+			// The optimal loop keeps the look, and reverses its races
+			// once the sequence is maximal (see reverseLooks).
+			l := &look{at: n, ev: ev}
+			x.scan(n, func(j, n int) bool {
+				l.races = append(l.races, j)
+				return !x.reversible(j, n)
+			})
+			x.looks = append(x.looks, l)
+		} else {
+			x.scan(n, race)
 		}
+		x.seq = x.seq[:n]
 	}
 }
 
