@@ -281,7 +281,7 @@ type explorer struct {
 	enHist   [][]enChange
 	affected []int // scratch of enter
 	// looks are the virtual events of blocked processes the optimal loop
-	// keeps while the sequence holds their level (see lookRaces).
+	// keeps while the sequence holds their level (see reverseLooks).
 	looks     []*look
 	blocked   []int // scratch of blockedRaces
 	touched   []int // scratch of blockedRaces
