@@ -323,8 +323,9 @@ func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
 // pr, its overflow guard (see uniformGuard) and the program's invariants
 // (see pairCheck) may read, sorted: a
 // scalar's, the cell an array is indexed at where the index is a literal,
-// every cell of an array indexed otherwise or passed whole. Computed once
-// per pair.
+// those of an array indexed otherwise or passed whole (see staticLocs: one
+// for an array whose cells are not told apart, so the cost does not grow
+// with the array). Computed once per pair.
 func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 	if r, ok := x.ics.readLocs[pr]; ok {
 		return r
@@ -351,9 +352,7 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 			r = append(r, x.key(first+Loc(*at[0].Value)))
 			return
 		}
-		for c := range n {
-			r = append(r, x.key(first+Loc(c)))
-		}
+		r = append(r, x.staticLocs([]*lang.Var{v})...)
 	}
 	for _, c := range pr.Constraints {
 		walk(c.Expr)
@@ -362,12 +361,7 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 		walk(pr.NoOverflow)
 	}
 	for _, inv := range x.m.Prog.Invariants { // see pairCheck
-		for _, g := range inv.Reads {
-			first, n := x.m.GlobalLocs(g)
-			for c := range n {
-				r = append(r, x.key(first+Loc(c)))
-			}
-		}
+		r = append(r, x.staticLocs(inv.Reads)...)
 	}
 	slices.Sort(r)
 	r = slices.Compact(r)

@@ -2,10 +2,13 @@ package dporrt
 
 import (
 	"errors"
+	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -97,5 +100,72 @@ global int a[N], b[M];
 		if !errors.As(err, &le) || !strings.HasPrefix(err.Error(), c.err) {
 			t.Errorf("N=%d M=%d: error %v, want a *lang.Error starting %q", c.n, c.m, err, c.err)
 		}
+	}
+}
+
+// bigStoreSrc has two arrays of N cells each; its processes touch a few of
+// them, one awaits a counter the others raise, and each runs one or two
+// blocks: every algorithm takes its snapshots, clones and final states.
+const bigStoreSrc = `param N = 512;
+global int a[N];
+global int b[N];
+proc w(int i) { a[i] = a[i] + 1; b[N - 1 - i] = i; b[2] = b[2] + 1; }
+proc r() { await(b[2] >= 1); a[N - 1] = a[0] + b[N - 1]; }
+proc s() { a[0] = b[0] + 1; yield; b[1] = a[N - 1]; }
+init { spawn w(0); spawn w(1); spawn r(); spawn s(); }
+`
+
+// bigStoreICs is an IC file for bigStoreSrc with one constraint, which
+// reads both arrays at an index that is not a literal (so it stands for
+// every cell of each): r's block after the await and s's block after the
+// yield commute where r leaves a[N - 1] as it is, which s reads. It needs
+// N >= 3 (s writes b[1], which r does not read, and not the counter b[2]
+// that keeps r enabled), and is guarded against overflow in r's sum.
+func bigStoreICs(t *testing.T, p *lang.Program) *ic.File {
+	t.Helper()
+	num := func(v int64) *ic.Expr { return ic.Int(v) }
+	op := func(o string, args ...*ic.Expr) *ic.Expr { return &ic.Expr{Op: o, Args: args} }
+	n := &ic.Expr{Op: "param", Name: "N"}
+	at := func(arr string, i *ic.Expr) *ic.Expr { return &ic.Expr{Op: "select", Name: arr, Args: []*ic.Expr{i}} }
+	last := op("-", n, num(1))
+	sum := op("+", at("a", num(0)), at("b", last))
+	f := ic.Skeleton(p)
+	ra, sb := p.Procs[1].Points[1].Block.ID, p.Procs[2].Points[1].Block.ID
+	if p.Procs[1].Name != "r" || p.Procs[2].Name != "s" {
+		t.Fatalf("procs %s, %s; want r, s", p.Procs[1].Name, p.Procs[2].Name)
+	}
+	f.Pairs = []ic.Pair{{A: ra, B: sb, Status: ic.Conditional, Exact: true,
+		Constraints: []ic.Constraint{ic.NewConstraint(op("&&", op(">=", n, num(3)), op(">", at("b", num(2)), num(0)), op("==", sum, at("a", last))))},
+		NoOverflow:  op("&&", op("<=", sum, num(math.MaxInt64)), op(">=", sum, num(math.MinInt64)))}}
+	return f
+}
+
+// TestConstraintLocsWholeArrays checks that the locations a constraint
+// reads stand for an array whose cells are not told apart by one location,
+// the array's key, found without a pass over its cells: the constraint of
+// bigStoreICs reads a and b, of 2^24 cells each, at indices that are not
+// literals. Not parallel: it counts the bytes the process allocates.
+func TestConstraintLocsWholeArrays(t *testing.T) {
+	p := compileSrc(t, bigStoreSrc)
+	f := bigStoreICs(t, p)
+	m, err := New(p, map[string]int64{"N": MaxArraySize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newExplorer(m, Options{Algo: CODPOR, Dep: Static, ICs: f})
+	if x.ics, err = newICIndex(p, f); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := x.constraintLocs(&f.Pairs[0])
+	runtime.ReadMemStats(&after)
+	a, _ := m.GlobalLocs(p.Global("a"))
+	b, _ := m.GlobalLocs(p.Global("b"))
+	if !slices.Equal(got, []Loc{a, b}) {
+		t.Errorf("constraint locations %v, want [%d %d] (a and b)", got, a, b)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		t.Errorf("finding them allocated %d bytes", n)
 	}
 }
