@@ -428,10 +428,11 @@ func (sp *space) seed(st stage) *Witness {
 			}
 		}
 	}
-	if !holdsAt(sp.m, sp.a, sp.b, s.Store, locals[0], locals[1], sp.funcs, sp.checks...) {
+	globals := s.Values(0, sp.m.Locs())
+	if !holdsAt(sp.m, sp.a, sp.b, globals, locals[0], locals[1], sp.funcs, sp.checks...) {
 		return nil
 	}
-	if w, _ := runPair(sp.m, sp.a, sp.b, s.Store, locals[0], locals[1]); w != nil && st.accept(w) {
+	if w, _ := runPair(sp.m, sp.a, sp.b, globals, locals[0], locals[1]); w != nil && st.accept(w) {
 		return w
 	}
 	return nil

@@ -236,7 +236,7 @@ func startValues(st *dporrt.State, a, b *lang.Block) []Value {
 			continue
 		}
 		for i := 0; i < n; i++ {
-			out = append(out, Value{m.LocName(first + dporrt.Loc(i)), format(g, st.Store[int(first)+i])})
+			out = append(out, Value{m.LocName(first + dporrt.Loc(i)), format(g, st.Value(first+dporrt.Loc(i)))})
 		}
 	}
 	for k, p := range st.Procs[:2] {
@@ -271,13 +271,13 @@ func compareRows(st, ab, ba *dporrt.State, abOK, baOK bool, a, b *lang.Block) []
 	for _, g := range m.Prog.Globals {
 		first, n := m.GlobalLocs(g)
 		for i := 0; i < n; i++ {
-			l := int(first) + i
-			changed := st.Store[l] != ab.Store[l] || st.Store[l] != ba.Store[l] || ab.Store[l] != ba.Store[l]
+			l := first + dporrt.Loc(i)
+			changed := st.Value(l) != ab.Value(l) || st.Value(l) != ba.Value(l) || ab.Value(l) != ba.Value(l)
 			if !changed && (!shown[g] || n > maxElements) {
 				continue
 			}
 			g := g
-			add(m.LocName(dporrt.Loc(l)), format(g, st.Store[l]), func(s *dporrt.State) string { return format(g, s.Store[l]) })
+			add(m.LocName(l), format(g, st.Value(l)), func(s *dporrt.State) string { return format(g, s.Value(l)) })
 		}
 	}
 	for k := 0; k < 2; k++ {

@@ -9,9 +9,14 @@
 //
 // A [Machine] is a program instantiated with concrete param values: the
 // layout of its globals in a flat store of int64 locations ([Loc]), one per
-// scalar and one per array element, at most [MaxStore] of them. A state's
-// store is its only memory in proportion to the arrays' sizes: 8 bytes a
-// location. [Machine.Initial] runs init and returns the initial [State].
+// scalar and one per array element, at most [MaxStore] of them.
+// [Machine.Initial] runs init and returns the initial [State]: its store is
+// the only memory in proportion to the arrays' sizes, at most 8 bytes a
+// location (an array filled with one value shares one page of it until
+// written). A store of more than 512 locations is kept in pages of 512,
+// which a state and its copies ([State.Clone]: the explorers' snapshots,
+// final states and checks) share until one of them writes a page: a copy
+// then costs what was written since, not the store.
 // [State.Step] runs the next block of one enabled process and returns an
 // [Event]: the block, the process, the global locations it read (await
 // guard included) and wrote, the processes it spawned and the asserts that
@@ -46,8 +51,10 @@
 //     an await whose block reads a global it wrote); the explorers keep
 //     vector clocks that share what they have in common ([Explore]).
 //   - [Explore] keeps memory in proportion to the longest sequence it
-//     explores (so [Options].MaxStates bounds it), plus at most
-//     [MaxFinalBytes] of final states and 256 MiB of state snapshots; a
+//     explores (so [Options].MaxStates bounds it), plus the initial store
+//     (at most 256 MiB), at most [MaxFinalBytes] of final states and 256
+//     MiB of state snapshots, a kept state counting its processes and the
+//     pages of its store written since the initial state; a
 //     sequence is cut at [Options].MaxDepth events ([DefaultMaxDepth]), so
 //     a program that never ends (a fork bomb) cannot use up the memory or
 //     the stack. It reports findings by site ([Finding]): a violation by
@@ -59,13 +66,16 @@
 //     run of a process that spawns one copy of itself n times prints Θ(n²)
 //     characters of schedule, and a process caches its name once asked.
 //   - Evaluating a loop function of an IC file ([ICEnv.Apply]) clones the
-//     state, in time and memory proportional to the globals and processes.
+//     state, in time and memory proportional to the processes and the
+//     pages the loop writes.
 //   - A race scan goes back over the sequence until the event's clock covers
 //     every earlier event: O(sequence length) for an event with no
 //     predecessor near it.
 //   - Every change to a State after Initial is logged: [State.Undo] rolls
 //     back to a [State.Mark] in time proportional to the changes, which is
-//     how explorers backtrack. [State.Clone] makes an independent copy.
+//     how explorers backtrack. [State.Clone] makes an independent copy,
+//     which shares the store's pages with the state: it writes the state
+//     too, so a state is not cloned by two goroutines at once.
 //   - [Explore] with any algorithm reaches exactly the final states and
 //     violations dfs reaches: the differential tests check it on the
 //     example programs, on testdata/regress and on generated ones (400 in

@@ -29,12 +29,34 @@ type frame struct {
 // Initial returns the state after init ran. A runtime error in init is
 // returned with the (partial) state.
 func (m *Machine) Initial() (*State, *RuntimeError) {
-	s := &State{m: m, Store: make([]int64, m.nstore)}
+	s := &State{m: m, store: newStore(m.nstore)}
 	s.curBlock = "init" // errors in global initializers belong to init too
+	if err := s.initGlobals(); err != nil {
+		return s, err
+	}
+	in := m.Prog.Init
+	s.run(in.Nodes, entry(in.Nodes), &frame{locals: make([]int64, len(in.Locals)), pi: -1})
+	if s.err == nil {
+		s.checkInvariants(^uint64(0))
+	}
+	s.cur, s.curBlock = nil, ""
+	s.logging = true
+	s.log = s.log[:0]
+	s.store.settle()
+	return s, s.err
+}
+
+// initGlobals sets the globals to their initializers' values (or the
+// values Machine.New was given). It stops at an initializer that raises a
+// runtime error, which it returns: that global and the later ones keep 0.
+// An array filled with one value shares one page of it (see store.fill).
+func (s *State) initGlobals() *RuntimeError {
+	m := s.m
+	defer s.store.rehash()
 	for _, g := range m.Prog.Globals {
 		off, n := m.offset[g.Index], m.size[g.Index]
 		if v, ok := m.overInit[g]; ok {
-			s.Store[off] = v
+			s.store.set(off, v)
 			continue
 		}
 		if len(g.Init) == 0 {
@@ -48,26 +70,15 @@ func (m *Machine) Initial() (*State, *RuntimeError) {
 			if s.err != nil {
 				// The global keeps its zero value: a failed
 				// initializer computes no value.
-				return s, s.err
+				return s.err
 			}
-			s.Store[off+i] = v
+			s.store.set(off+i, v)
 		}
 		if !g.InitList && m.size[g.Index] > 1 {
-			fill := s.Store[off : off+m.size[g.Index]]
-			for i := 1; i < len(fill); i *= 2 {
-				copy(fill[i:], fill[:i])
-			}
+			s.store.fill(off, m.size[g.Index], s.store.get(off))
 		}
 	}
-	in := m.Prog.Init
-	s.run(in.Nodes, entry(in.Nodes), &frame{locals: make([]int64, len(in.Locals)), pi: -1})
-	if s.err == nil {
-		s.checkInvariants(^uint64(0))
-	}
-	s.cur, s.curBlock = nil, ""
-	s.logging = true
-	s.log = s.log[:0]
-	return s, s.err
+	return nil
 }
 
 // Enabled reports whether process i can run its next block: it has not
@@ -615,7 +626,7 @@ func (s *State) eval(e lang.Expr, fr *frame) int64 {
 		}
 		l := s.m.offset[v.Index]
 		s.noteRead(l)
-		return s.Store[l]
+		return s.store.get(l)
 	case *lang.IndexExpr:
 		i := s.eval(e.Index, fr)
 		if s.err != nil {
@@ -628,7 +639,7 @@ func (s *State) eval(e lang.Expr, fr *frame) int64 {
 		}
 		l := s.m.offset[g.Index] + int(i)
 		s.noteRead(l)
-		return s.Store[l]
+		return s.store.get(l)
 	case *lang.UnaryExpr:
 		x := s.eval(e.X, fr)
 		if e.Op == lang.OpNot {

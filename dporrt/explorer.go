@@ -122,8 +122,9 @@ type Result struct {
 }
 
 // MaxFinalBytes bounds the memory the final states kept in Result.Finals
-// take; the final states found past it are told apart by their hash and
-// counted in Result.FinalCount, not kept.
+// take, each counted for its processes and the pages of its store written
+// since the initial state (see State.size); the final states found past it
+// are told apart by their hash and counted in Result.FinalCount, not kept.
 const MaxFinalBytes = 256 << 20
 
 // maxSnapBytes bounds the memory of the state snapshots csdpor and cdpor
@@ -331,10 +332,11 @@ func newExplorer(m *Machine, opts Options) *explorer {
 //
 // Memory: the explorer keeps the sequence it is exploring (at most
 // MaxStates or MaxDepth events, with their levels' source and sleep sets),
-// the final states (at most MaxFinalBytes of them), one finding per site,
-// and state snapshots for csdpor and cdpor (at most 256 MiB); an event
-// adds memory in proportion to its own work, not to the number of
-// processes.
+// the initial store, the final states (at most MaxFinalBytes of them), one
+// finding per site, and state snapshots for csdpor and cdpor (at most 256
+// MiB); an event adds memory in proportion to its own work, not to the
+// number of processes nor to the store (a copy of a state shares its
+// store's pages: see State.Clone).
 func Explore(m *Machine, opts Options) (*Result, error) { return explore(m, opts, nil) }
 
 // explore is Explore; onLevel, when set, is called at every level the

@@ -24,7 +24,7 @@ func (e ICEnv) Global(name string) (int64, bool) {
 	if g == nil || g.Type == lang.IntArray {
 		return 0, false
 	}
-	return e.S.Store[e.S.m.offset[g.Index]], true
+	return e.S.store.get(e.S.m.offset[g.Index]), true
 }
 
 // Element returns element i of a global array; false when out of bounds.
@@ -33,7 +33,7 @@ func (e ICEnv) Element(name string, i int64) (int64, bool) {
 	if g == nil || g.Type != lang.IntArray || i < 0 || i >= int64(e.S.m.size[g.Index]) {
 		return 0, false
 	}
-	return e.S.Store[e.S.m.offset[g.Index]+int(i)], true
+	return e.S.store.get(e.S.m.offset[g.Index] + int(i)), true
 }
 
 // Local returns a local of the first (event 0) or second (event 1)
@@ -131,7 +131,7 @@ func (e ICEnv) Apply(name string, args []*ic.Expr) (int64, error) {
 		if v.Kind == lang.Local {
 			fr.locals[v.Index] = x
 		} else {
-			st.Store[st.m.offset[v.Index]] = x
+			st.store.set(st.m.offset[v.Index], x)
 		}
 	}
 	st.cur, st.curBlock = nil, "loop"
@@ -153,16 +153,19 @@ func (e ICEnv) Apply(name string, args []*ic.Expr) (int64, error) {
 	case v.Kind == lang.Local:
 		return fr.locals[v.Index], nil
 	}
-	return st.Store[st.m.offset[v.Index]], nil
+	return st.store.get(st.m.offset[v.Index]), nil
 }
 
 // PairState builds a state for checking a pair of blocks: the machine's
 // globals set from globals (by location; missing ones 0), and two processes
 // standing at blocks a and b with the given locals (by slot). The processes
 // get the ids 1 and 2. A self pair (a == b) is two processes at the same block.
-func (m *Machine) PairState(store []int64, a *lang.Block, aLocals []int64, b *lang.Block, bLocals []int64) *State {
-	s := &State{m: m, Store: make([]int64, m.nstore), logging: true}
-	copy(s.Store, store)
+func (m *Machine) PairState(globals []int64, a *lang.Block, aLocals []int64, b *lang.Block, bLocals []int64) *State {
+	s := &State{m: m, store: newStore(m.nstore), logging: true}
+	for l, v := range globals[:min(len(globals), m.nstore)] {
+		s.store.set(l, v)
+	}
+	s.store.settle()
 	mk := func(id int32, bl *lang.Block, locals []int64) *Process {
 		l := make([]int64, len(bl.Proc.Locals))
 		copy(l, locals)

@@ -240,10 +240,10 @@ func TestICFixturesTrue(t *testing.T) {
 			for _, g := range p.Globals { // bools are 0 or 1
 				if g.Type == lang.Bool {
 					first, _ := m.GlobalLocs(g)
-					st.Store[first] = r.Int64N(2)
+					st.store.set(int(first), r.Int64N(2))
 				}
 			}
-			note(st, 0, 1, fmt.Sprintf("random state %v", st.Store))
+			note(st, 0, 1, fmt.Sprintf("random state %v", st.Values(0, m.Locs())))
 		}
 		for k := range f.Pairs {
 			pr := &f.Pairs[k]

@@ -23,7 +23,7 @@ func globals(st *State) map[string]int64 {
 	m := st.Machine()
 	out := make(map[string]int64, m.Locs())
 	for l := 0; l < m.Locs(); l++ {
-		out[m.LocName(Loc(l))] = st.Store[l]
+		out[m.LocName(Loc(l))] = st.Value(Loc(l))
 	}
 	return out
 }
@@ -486,7 +486,7 @@ global bool f;
 			if v, ok := c.set["N"]; ok {
 				n = v
 			}
-			if got := int64(len(st.Store)); got != n+2 {
+			if got := int64(m.Locs()); got != n+2 {
 				t.Errorf("store has %d locations, want %d", got, n+2)
 			}
 			if v, ok := c.set["x"]; ok && globals(st)["x"] != v {

@@ -33,7 +33,7 @@ init { spawn p(N - 1); spawn q(); spawn r(); }
 		t.Fatal(err)
 	}
 	first, size := m.GlobalLocs(m.Prog.Global("a"))
-	if size != n || slices.ContainsFunc(st.Store[first:int(first)+n], func(v int64) bool { return v != 7 }) {
+	if size != n || slices.ContainsFunc(st.Values(first, n), func(v int64) bool { return v != 7 }) {
 		t.Fatalf("a has %d elements, not all 7", size)
 	}
 	bFirst, _ := m.GlobalLocs(m.Prog.Global("b"))
@@ -55,7 +55,7 @@ init { spawn p(N - 1); spawn q(); spawn r(); }
 			t.Errorf("event %d: reads %q writes %q, %d violations; want %q %q %d", i, reads, writes, len(ev.Violations), want.reads, want.writes, want.viols)
 		}
 	}
-	if got := st.Store[int(bFirst)+n-1]; got != 8 {
+	if got := st.Value(bFirst + n - 1); got != 8 {
 		t.Errorf("b[N-1] = %d, want 8", got)
 	}
 	for _, dep := range []DepMode{Dynamic, Static} {
@@ -138,6 +138,46 @@ func bigStoreICs(t *testing.T, p *lang.Program) *ic.File {
 		Constraints: []ic.Constraint{ic.NewConstraint(op("&&", op(">=", n, num(3)), op(">", at("b", num(2)), num(0)), op("==", sum, at("a", last))))},
 		NoOverflow:  op("&&", op("<=", sum, num(math.MaxInt64)), op(">=", sum, num(math.MinInt64)))}}
 	return f
+}
+
+// TestStoreMemory checks that an exploration's memory does not grow with
+// the store: every algorithm explores bigStoreSrc with 2^10 locations and
+// with MaxStore (2^25, 256 MiB at 8 bytes a location), and allocates less
+// than 64 KiB an event more with the larger store (an event writes at most
+// three cells, and copies at most their pages and directories, 8 KiB each,
+// after each clone of the state), and less than an eighth of the store's
+// 256 MiB in all. A copy of the store per snapshot, clone or final state
+// allocates 256 MiB; a pass over it per event takes time in proportion to
+// it. Not parallel: it counts the bytes the whole process allocates.
+func TestStoreMemory(t *testing.T) {
+	p := compileSrc(t, bigStoreSrc)
+	f := bigStoreICs(t, p)
+	alloc := func(algo Algorithm, n int64) (bytes uint64, events int) {
+		m, err := New(p, map[string]int64{"N": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r, err := Explore(m, Options{Algo: algo, ICs: f})
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.FinalCount != 8 || r.Cut {
+			t.Fatalf("%s, N = %d: %d final states (cut: %v), want 8", algo, n, r.FinalCount, r.Cut)
+		}
+		return after.TotalAlloc - before.TotalAlloc, r.States
+	}
+	for _, a := range Algorithms {
+		small, smallEvents := alloc(a.Name, 1<<9)
+		big, bigEvents := alloc(a.Name, MaxArraySize)
+		perSmall, perBig := float64(small)/float64(smallEvents), float64(big)/float64(bigEvents)
+		t.Logf("%-12s %3d events: %8.0f bytes an event with 2^10 locations, %8.0f with 2^25 (%d in all)", a.Name, bigEvents, perSmall, perBig, big)
+		if perBig-perSmall > 64<<10 || big > MaxStore {
+			t.Errorf("%s: %.0f bytes an event with 2^10 locations, %.0f with 2^25 (%d in all): memory grows with the store", a.Name, perSmall, perBig, big)
+		}
+	}
 }
 
 // TestConstraintLocsWholeArrays checks that the locations a constraint

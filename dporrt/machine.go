@@ -61,8 +61,9 @@ const DefaultMaxSteps = lang.MaxSteps
 const MaxArraySize = 1 << 24
 
 // MaxStore bounds the locations of a program's globals (scalars and array
-// elements together): a state's store takes 8 bytes per location, so at
-// most 256 MiB.
+// elements together): the initial state's store takes at most 8 bytes per
+// location, so at most 256 MiB, and the states made from it share its
+// pages (see store).
 const MaxStore = 1 << 25
 
 // errTooLarge is the error of a program whose globals need more than

@@ -725,7 +725,7 @@ func (x *explorer) effect() []int64 {
 	proc(x.st.Procs[ev.Proc])
 	out = append(out, int64(len(ev.Writes)))
 	for _, l := range ev.Writes {
-		out = append(out, int64(l), x.st.Store[l])
+		out = append(out, int64(l), x.st.store.get(int(l)))
 	}
 	out = append(out, int64(len(ev.Spawned)))
 	for _, c := range ev.Spawned {

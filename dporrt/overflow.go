@@ -191,7 +191,7 @@ func (a *ofa) prove() bool {
 		return false
 	}
 	a.env = make([]ival, m.nstore)
-	for l, v := range s.Store {
+	for l, v := range s.Values(0, m.nstore) {
 		a.env[l] = pointIval(v)
 	}
 	counterInit := make([]ival, a.counters) // by counter number

@@ -110,12 +110,13 @@ type undo struct {
 // State is a concrete program state: globals, processes and recorded
 // violations. Changes are logged so [State.Undo] can roll back to a
 // [State.Mark] cheaply; this is how explorers save and restore states.
-// A State is not safe for concurrent use. Its exported fields are for
-// reading: the state changes by running events ([State.Step]) and undoing
-// them, which keeps its indexes right.
+// A State is not safe for concurrent use, and [State.Clone] writes the
+// state it copies (their store's pages become shared). Its exported
+// fields are for reading: the state changes by running events
+// ([State.Step]) and undoing them, which keeps its indexes right.
 type State struct {
 	m          *Machine
-	Store      []int64 // globals, flat; see Machine.GlobalLocs
+	store      store // the globals (see Value and Machine.GlobalLocs)
 	Procs      []*Process
 	Violations []Violation
 	rootSpawn  int32
@@ -170,7 +171,7 @@ func (s *State) Undo(mark int) {
 		u := s.log[i]
 		switch u.kind {
 		case undoGlobal:
-			s.Store[u.a] = u.old
+			s.store.set(int(u.a), u.old)
 		case undoLocal:
 			s.Procs[u.a].Locals[u.b] = u.old
 		case undoPoint:
@@ -284,7 +285,9 @@ func (s *State) leave(i int) {
 }
 
 // Clone returns an independent copy of the state (without its undo log).
-// It costs time and memory in proportion to the globals and the processes.
+// It costs time and memory in proportion to the processes, not to the
+// globals: a store of more than 512 locations is shared, page by page,
+// until s or the copy writes a page (see store), so Clone changes s too.
 func (s *State) Clone() *State { return s.CloneInto(nil) }
 
 // CloneInto is Clone into c, whose memory it reuses where it is large
@@ -294,8 +297,10 @@ func (s *State) CloneInto(c *State) *State {
 	if c == nil {
 		c = &State{}
 	}
+	st := c.store
+	s.store.cloneInto(&st)
 	*c = State{m: s.m, rootSpawn: s.rootSpawn, logging: s.logging,
-		Store: append(c.Store[:0], s.Store...), Violations: append(c.Violations[:0], s.Violations...),
+		store: st, Violations: append(c.Violations[:0], s.Violations...),
 		Procs: c.Procs[:0], procs: c.procs[:0], locals: c.locals[:0],
 		pos: append(c.pos[:0], s.pos...), count: append(c.count[:0], s.count...), at: c.at}
 	if s.byPID != nil {
@@ -329,9 +334,11 @@ func (s *State) CloneInto(c *State) *State {
 	return c
 }
 
-// size estimates the bytes a clone of the state takes.
+// size estimates the bytes a clone of the state takes beyond the initial
+// state's store: its processes and violations, and the pages of the store
+// copied since (see store.fresh), which it may share with other states.
 func (s *State) size() int {
-	n := 8*len(s.Store) + 100*len(s.Procs) + 64*len(s.Violations) + 4*len(s.byPID)
+	n := s.store.bytes() + 100*len(s.Procs) + 64*len(s.Violations) + 4*len(s.byPID)
 	for _, p := range s.Procs {
 		n += 8 * len(p.Locals)
 	}
@@ -339,10 +346,10 @@ func (s *State) size() int {
 }
 
 func (s *State) setGlobal(l int, v int64) {
+	old := s.store.set(l, v)
 	if s.logging {
-		s.log = append(s.log, undo{kind: undoGlobal, a: int32(l), old: s.Store[l]})
+		s.log = append(s.log, undo{kind: undoGlobal, a: int32(l), old: old})
 	}
-	s.Store[l] = v
 }
 
 func (s *State) setLocal(pi int, slot int, v int64) {
@@ -377,8 +384,15 @@ func (s *State) setPoint(pi int, pt *lang.Point) {
 
 // Global returns the value of a scalar global, or element i of an array.
 func (s *State) Global(g *lang.Var, i int) int64 {
-	return s.Store[s.m.offset[g.Index]+i]
+	return s.store.get(s.m.offset[g.Index] + i)
 }
+
+// Value returns the value at a location.
+func (s *State) Value(l Loc) int64 { return s.store.get(int(l)) }
+
+// Values returns a copy of the n values from location first on (see
+// Machine.GlobalLocs).
+func (s *State) Values(first Loc, n int) []int64 { return s.store.values(int(first), n) }
 
 // Live reports whether a process has not finished.
 func (p *Process) Live() bool { return !p.Done }
@@ -387,7 +401,7 @@ func (p *Process) Live() bool { return !p.Done }
 // process naming (DESIGN decision 4): same globals, same multiset of live
 // processes as (proc, point, live locals), same multiset of violation sites.
 func (s *State) Equal(t *State) bool {
-	if !slices.Equal(s.Store, t.Store) {
+	if !s.store.equal(&t.store) {
 		return false
 	}
 	if !slices.EqualFunc(s.liveSorted(), t.liveSorted(), func(p, q *Process) bool { return compareKeys(p, q) == 0 }) {
@@ -439,10 +453,7 @@ func (s *State) violationKeys() [][2]int {
 // Hash is a hash of the state consistent with Equal: equal states have
 // equal hashes.
 func (s *State) Hash() uint64 {
-	h := uint64(0x9e3779b97f4a7c15)
-	for _, v := range s.Store {
-		h = mix(h ^ uint64(v))
-	}
+	h := mix(0x9e3779b97f4a7c15 ^ s.store.sum())
 	var procs, viols uint64 // multisets: sums of element hashes
 	for _, p := range s.Procs {
 		if p.Done {

@@ -13,8 +13,8 @@ import (
 // processes (ids, procs, points, all locals, spawn counters), violations and
 // the root spawn counter. It returns nil when they are identical.
 func sameState(a, b *State) error {
-	if !slices.Equal(a.Store, b.Store) {
-		return fmt.Errorf("store %v != %v", a.Store, b.Store)
+	if n := a.m.Locs(); !slices.Equal(a.Values(0, n), b.Values(0, n)) {
+		return fmt.Errorf("store %v != %v", a.Values(0, n), b.Values(0, n))
 	}
 	if a.rootSpawn != b.rootSpawn {
 		return fmt.Errorf("root spawns %d != %d", a.rootSpawn, b.rootSpawn)
@@ -191,7 +191,7 @@ func eventText(m *Machine, ev *Event) string {
 // stateText renders a state exactly (ids included) for sets of final states.
 func stateText(st *State) string {
 	var b strings.Builder
-	fmt.Fprint(&b, st.Store)
+	fmt.Fprint(&b, st.Values(0, st.m.Locs()))
 	for _, p := range st.Procs {
 		pt := -1
 		if p.Point != nil {
@@ -403,7 +403,7 @@ init { spawn p(); }
 		t.Fatalf("error = %v", ev.Err)
 	}
 	if globals(st)["x"] != 4 || len(st.Procs) != 2 || len(st.Violations) != 1 {
-		t.Fatalf("partial effects missing: %v %q %v", st.Store, procNames(st), st.Violations)
+		t.Fatalf("partial effects missing: %v %q %v", st.Values(0, m.Locs()), procNames(st), st.Violations)
 	}
 	st.Undo(mark)
 	checkRestored(t, "undo of a failed block", st, before, h)
@@ -551,8 +551,8 @@ init { spawn p(3); spawn q(); }
 		{"spawn-counter", func(s *State) { s.Procs[0].Spawned = 4 }, true},
 		{"process-ids", func(s *State) { s.Procs[0].ID, s.Procs[1].ID = s.m.PID(2), s.m.PID(1) }, true},
 		{"process-order", func(s *State) { s.Procs[0], s.Procs[1] = s.Procs[1], s.Procs[0] }, true},
-		{"array-element", func(s *State) { s.Store[3] = 5 }, false},
-		{"scalar", func(s *State) { s.Store[0] = -1 }, false},
+		{"array-element", func(s *State) { s.store.set(3, 5) }, false},
+		{"scalar", func(s *State) { s.store.set(0, -1) }, false},
 		{"point", func(s *State) { s.Procs[0].Point = s.Procs[0].Proc.Points[0] }, false},
 		{"done", func(s *State) { s.Procs[0].Point, s.Procs[0].Done = nil, true }, false},
 		{"violation", func(s *State) { s.Violations = append(s.Violations, Violation{Pos: p.Proc.Pos, Msg: "x"}) }, false},
@@ -563,9 +563,9 @@ init { spawn p(3); spawn q(); }
 		}, false},
 	}
 	for _, c := range cases {
+		s := base.Clone() // Clone shares base's pages: it writes base
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			s := base.Clone()
 			c.edit(s)
 			if got := s.Equal(base); got != c.equal || base.Equal(s) != got {
 				t.Errorf("Equal = %v, want %v", got, c.equal)

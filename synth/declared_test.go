@@ -118,7 +118,7 @@ func checkSound(t *testing.T, p *lang.Program, f *ic.File) {
 				}
 				hits++
 				if ok, why := commute(st); !ok {
-					t.Errorf("I(%s, %s') has %s, but from globals %v: %s", pr.A, pr.B, c.Text, st.Store, why)
+					t.Errorf("I(%s, %s') has %s, but from globals %v: %s", pr.A, pr.B, c.Text, st.Values(0, st.Machine().Locs()), why)
 					break
 				}
 			}

@@ -126,7 +126,7 @@ func commute(st *dporrt.State) (bool, string) {
 	case !ok1 || !ok2:
 		return false, fmt.Sprintf("an order is not possible or errs (a.b: %v, b.a: %v)", ok1, ok2)
 	case !ab.Equal(ba):
-		return false, fmt.Sprintf("different final states: a.b %v, violations %v; b.a %v, violations %v", ab.Store, ab.Violations, ba.Store, ba.Violations)
+		return false, fmt.Sprintf("different final states: a.b %v, violations %v; b.a %v, violations %v", ab.Values(0, ab.Machine().Locs()), ab.Violations, ba.Values(0, ba.Machine().Locs()), ba.Violations)
 	}
 	return true, ""
 }
@@ -216,7 +216,7 @@ func TestSoundness(t *testing.T) {
 						hits++
 						if ok, why := commute(st); !ok {
 							t.Errorf("I(%s, %s) has %s, but from globals %v, locals %v / %v: %s",
-								pr.A, pr.B, c.Text, st.Store, st.Procs[0].Locals, st.Procs[1].Locals, why)
+								pr.A, pr.B, c.Text, st.Values(0, st.Machine().Locs()), st.Procs[0].Locals, st.Procs[1].Locals, why)
 							break
 						}
 					}
@@ -262,7 +262,7 @@ func TestSoundness(t *testing.T) {
 					}
 					if ok, _ := commute(st); ok {
 						t.Errorf("I(%s, %s) is exact, but the pair commutes from globals %v, locals %v / %v where no constraint holds",
-							pr.A, pr.B, st.Store, st.Procs[0].Locals, st.Procs[1].Locals)
+							pr.A, pr.B, st.Values(0, st.Machine().Locs()), st.Procs[0].Locals, st.Procs[1].Locals)
 						break
 					}
 					checked++

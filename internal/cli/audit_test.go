@@ -314,7 +314,7 @@ func TestCheckCommand(t *testing.T) {
 		if alike {
 			t.Errorf("the counterexample %+v runs alike in both orders", c.Witness.Start)
 		}
-		z := st.Store[0+1] // x, z
+		z := st.Value(0 + 1) // x, z
 		if m.LocName(1) != "z" || z > 0 {
 			t.Errorf("the counterexample does not satisfy z <= 0: %v", c.Witness.Start)
 		}

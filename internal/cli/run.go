@@ -102,9 +102,9 @@ func globalValue(st *dporrt.State, m *dporrt.Machine, g *lang.Var) string {
 	first, n := m.GlobalLocs(g)
 	switch g.Type {
 	case lang.Bool:
-		return fmt.Sprint(st.Store[first] != 0)
+		return fmt.Sprint(st.Value(first) != 0)
 	case lang.IntArray:
-		vals := st.Store[first : int(first)+n]
+		vals := st.Values(first, n)
 		var b strings.Builder
 		b.WriteByte('[')
 		for i := 0; i < n; {
@@ -126,7 +126,7 @@ func globalValue(st *dporrt.State, m *dporrt.Machine, g *lang.Var) string {
 		b.WriteByte(']')
 		return b.String()
 	}
-	return fmt.Sprint(st.Store[first])
+	return fmt.Sprint(st.Value(first))
 }
 
 // shortArray is the longest array globalValue shows element by element.
@@ -287,11 +287,11 @@ func outcomeJSON(l *loaded, m *dporrt.Machine, out *dporrt.Outcome, maxEvents in
 		first, n := m.GlobalLocs(g)
 		switch g.Type {
 		case lang.Bool:
-			res.Globals[g.Name] = out.Final.Store[first] != 0
+			res.Globals[g.Name] = out.Final.Value(first) != 0
 		case lang.IntArray:
-			res.Globals[g.Name] = out.Final.Store[first : int(first)+n]
+			res.Globals[g.Name] = out.Final.Values(first, n)
 		default:
-			res.Globals[g.Name] = out.Final.Store[first]
+			res.Globals[g.Name] = out.Final.Value(first)
 		}
 	}
 	for _, p := range out.Final.Live() {
