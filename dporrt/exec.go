@@ -626,6 +626,9 @@ func (s *State) eval(e lang.Expr, fr *frame) int64 {
 		}
 		l := s.m.offset[v.Index]
 		s.noteRead(l)
+		if v, ok := s.store.cached(l); ok {
+			return v
+		}
 		return s.store.get(l)
 	case *lang.IndexExpr:
 		i := s.eval(e.Index, fr)
@@ -639,6 +642,9 @@ func (s *State) eval(e lang.Expr, fr *frame) int64 {
 		}
 		l := s.m.offset[g.Index] + int(i)
 		s.noteRead(l)
+		if v, ok := s.store.cached(l); ok {
+			return v
+		}
 		return s.store.get(l)
 	case *lang.UnaryExpr:
 		x := s.eval(e.X, fr)

@@ -171,7 +171,9 @@ func (s *State) Undo(mark int) {
 		u := s.log[i]
 		switch u.kind {
 		case undoGlobal:
-			s.store.set(int(u.a), u.old)
+			if _, ok := s.store.setFlat(int(u.a), u.old); !ok {
+				s.store.set(int(u.a), u.old)
+			}
 		case undoLocal:
 			s.Procs[u.a].Locals[u.b] = u.old
 		case undoPoint:
@@ -346,7 +348,10 @@ func (s *State) size() int {
 }
 
 func (s *State) setGlobal(l int, v int64) {
-	old := s.store.set(l, v)
+	old, ok := s.store.setFlat(l, v)
+	if !ok {
+		old = s.store.set(l, v)
+	}
 	if s.logging {
 		s.log = append(s.log, undo{kind: undoGlobal, a: int32(l), old: old})
 	}

@@ -104,15 +104,38 @@ func (s *store) paged() bool { return s.dirs != nil }
 
 // get returns the value at location l.
 func (s *store) get(l int) int64 {
-	if k := uint(l) - s.base; k < uint(len(s.page)) {
-		return s.page[k]
+	if v, ok := s.cached(l); ok {
+		return v
 	}
 	return s.find(uint(l))[l&pageMask]
+}
+
+// cached returns the value at location l if l is on the current page (ok),
+// as get does. Small enough to be inlined, it spares the interpreter's
+// reads a call.
+func (s *store) cached(l int) (v int64, ok bool) {
+	if k := uint(l) - s.base; k < uint(len(s.page)) {
+		return s.page[k], true
+	}
+	return 0, false
+}
+
+// setFlat is set in a flat store (ok); in a paged one it does nothing.
+// Small enough to be inlined, it spares the interpreter's writes a call.
+func (s *store) setFlat(l int, v int64) (old int64, ok bool) {
+	if s.dirs != nil {
+		return 0, false
+	}
+	old, s.flat[l] = s.flat[l], v
+	return old, true
 }
 
 // set writes v at location l, copying its directory and page first where
 // the store shares them, and returns the value it had.
 func (s *store) set(l int, v int64) (old int64) {
+	if old, ok := s.setFlat(l, v); ok {
+		return old
+	}
 	u := uint(l)
 	pg, j := s.page, u-s.base
 	if j >= uint(len(pg)) {
@@ -126,9 +149,7 @@ func (s *store) set(l int, v int64) (old int64) {
 		pg = s.own(u)
 	}
 	pg[j] = v
-	if s.dirs != nil {
-		s.hash += (cellHash(j, v) - cellHash(j, old)) * pageWeight(u>>pageBits)
-	}
+	s.hash += (cellHash(j, v) - cellHash(j, old)) * pageWeight(u>>pageBits)
 	return old
 }
 
