@@ -74,7 +74,7 @@ func TestInvariantGuard(t *testing.T) {
 							hits++
 							if ok, why := commute(st); !ok {
 								t.Errorf("I(%s, %s) has %s, and its guard and the invariants hold, but from globals %v, locals %v / %v: %s",
-									pr.A, pr.B, c.Text, st.Store, st.Procs[0].Locals, st.Procs[1].Locals, why)
+									pr.A, pr.B, c.Text, st.Values(0, st.Machine().Locs()), st.Procs[0].Locals, st.Procs[1].Locals, why)
 								break
 							}
 						}
