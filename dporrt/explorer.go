@@ -288,6 +288,7 @@ type explorer struct {
 	touched   []int // scratch of blockedRaces
 	snapBytes int
 	static    map[*lang.Block][3][]Loc // blockSets, by block
+	guards    map[*lang.Block][]Loc    // guardLocs, by block
 	cellEval  State                    // evaluates fixed indices (see eventSets)
 	cellKey   []Loc                    // scratch of eventSets
 	cellCache map[uint64][]cellSets    // eventSets' sets, by block and cells
