@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testsize"
 )
 
 // commuteProgram generates a small program whose blocks mostly commute:
@@ -102,10 +102,10 @@ func commuteProgram(seed uint64) string {
 }
 
 // TestDifferentialCommuting compares every algorithm with dfs on generated
-// programs whose blocks mostly commute (see commuteProgram): 100 in make
-// test, more with ICGEN_SOAK=N.
+// programs whose blocks mostly commute (see commuteProgram): 30 with
+// -short, 100 without, more with ICGEN_SOAK=N (internal/testsize).
 func TestDifferentialCommuting(t *testing.T) {
-	first, last := progen.Soak(100)
+	first, last := testsize.Seeds(30, 100)
 	for seed := first; seed <= last; seed++ {
 		src := commuteProgram(seed)
 		m, err := New(compileSrc(t, src), nil)

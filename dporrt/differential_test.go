@@ -8,6 +8,7 @@ import (
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -179,14 +180,15 @@ func noAwait(o progen.Options) progen.Options {
 // TestDifferentialRandom compares every algorithm of the registry, in
 // both dependency modes, with dfs on generated programs (internal/progen:
 // yields, awaits, spawns, asserts, arrays, funcs, loops across yields,
-// runtime errors): 400 in make test, more with ICGEN_SOAK=N, and versions
-// of them with statements deleted (progen.Mutants: one for each of the
-// first 100 in make test). Programs too big for dfs
+// runtime errors): 40 with -short (make test), 400 without (make
+// test-full), more with ICGEN_SOAK=N (internal/testsize), and versions of
+// them with statements deleted (progen.Mutants: one for each of the first
+// 100). Programs too big for dfs
 // are skipped; they must be a minority. A failing program is printed
 // whole, with its seed and options, for replay.
 func TestDifferentialRandom(t *testing.T) {
 	const maxFailing = 10 // failing programs a shard reports before it stops
-	first, last := progen.Soak(400)
+	first, last := testsize.Seeds(40, 400)
 	n := int(last - first + 1)
 	const shards = 2
 	ran, cut := make([]int, shards), make([]int, shards)

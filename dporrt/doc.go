@@ -78,9 +78,10 @@
 //     too, so a state is not cloned by two goroutines at once.
 //   - [Explore] with any algorithm reaches exactly the final states and
 //     violations dfs reaches: the differential tests check it on the
-//     example programs, on testdata/regress and on generated ones (400 in
-//     make test, thousands with ICGEN_SOAK=N), cdpor with hand-written IC
-//     files (testdata/ics) and, in package synth, with synthesized ones.
+//     example programs, on testdata/regress and on generated ones (40 in
+//     make test, 400 in make test-full, thousands with ICGEN_SOAK=N),
+//     cdpor with hand-written IC files (testdata/ics) and, in package
+//     synth, with synthesized ones.
 //     sdpor and odpor explore one trace per Mazurkiewicz class on programs
 //     without awaits.
 //   - The program's invariants are checked after init and after every

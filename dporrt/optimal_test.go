@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -357,12 +358,15 @@ func TestOptimalTestdata(t *testing.T) {
 // failsWhere).
 var awaitFree = func() progen.Options { o := progen.Default(); o.Await = false; return o }()
 
-// TestOptimalRandom: on generated programs without awaits, sdpor explores
+// TestOptimalRandom: on generated programs without awaits (40 with -short,
+// 150 without, more with ICGEN_SOAK=N: internal/testsize), sdpor explores
 // exactly one complete trace per Mazurkiewicz class, under both dependency
 // modes.
 func TestOptimalRandom(t *testing.T) {
+	first, last := testsize.Seeds(40, 150)
+	n := int(last - first + 1)
 	checked := 0
-	for seed := uint64(1); seed <= 150; seed++ {
+	for seed := first; seed <= last; seed++ {
 		src := progen.Generate(seed, awaitFree)
 		m, err := New(compileSrc(t, src), nil)
 		if err != nil {
@@ -377,8 +381,8 @@ func TestOptimalRandom(t *testing.T) {
 			t.Fatalf("program:\n%s", src)
 		}
 	}
-	if checked < 150 {
-		t.Errorf("only %d of 300 runs were small enough to count classes", checked)
+	if checked < n {
+		t.Errorf("only %d of %d runs were small enough to count classes", checked, 2*n)
 	}
 }
 
@@ -531,8 +535,9 @@ func TestISSTA19Example(t *testing.T) {
 
 // TestClassesCovered: sdpor and odpor explore a trace of every
 // Mazurkiewicz class of the static dependency (the oracle's), on the
-// programs of dporrt/testdata/regress and on generated ones with awaits,
-// where neither need be optimal (a process can block) but both must be
+// programs of dporrt/testdata/regress and on generated ones with awaits
+// (of the seeds 1 to 40 with -short, to 120 without, more with
+// ICGEN_SOAK=N: internal/testsize), where neither need be optimal (a process can block) but both must be
 // complete: each class a complete trace of theirs is in, checked by
 // running every leaf of their trees again (exploredClasses). odpor missed
 // two of dporrt/testdata/regress/disabler-own.blk's 27 while final states
@@ -551,7 +556,8 @@ func TestClassesCovered(t *testing.T) {
 		}
 		progs = append(progs, program{f, m})
 	}
-	for seed := uint64(1); seed <= 120; seed++ {
+	first, last := testsize.Seeds(40, 120)
+	for seed := first; seed <= last; seed++ {
 		src := progen.Generate(seed, progen.Default())
 		m, err := New(compileSrc(t, src), nil)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -264,7 +265,9 @@ func TestVClock(t *testing.T) {
 }
 
 // enabledPrograms are programs with awaits, spawns, runtime errors and
-// deadlocks, on which the enabled processes change in every way.
+// deadlocks, on which the enabled processes change in every way: the
+// example and regression programs, and generated ones (10 with -short, 40
+// without, more with ICGEN_SOAK=N: internal/testsize).
 func enabledPrograms(t *testing.T) map[string]*Machine {
 	t.Helper()
 	out := map[string]*Machine{}
@@ -277,7 +280,8 @@ func enabledPrograms(t *testing.T) map[string]*Machine {
 		}
 		out[filepath.Base(f)] = m
 	}
-	for seed := uint64(1); seed <= 40; seed++ {
+	first, last := testsize.Seeds(10, 40)
+	for seed := first; seed <= last; seed++ {
 		out[fmt.Sprintf("progen-%d", seed)] = newMachine(t, progen.Generate(seed, progen.Default()), nil)
 	}
 	return out
