@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -31,10 +30,7 @@ func TestCDPORDifferential(t *testing.T) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
 			p := compileFile(t, file)
-			ics, _, err := Run(context.Background(), p, Options{Workers: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ics := synthesized(t, file)
 			m, err := dporrt.New(p, small[filepath.Base(file)])
 			if err != nil {
 				t.Fatal(err)
@@ -118,10 +114,7 @@ func TestCDPORDifferential(t *testing.T) {
 // z.
 func TestExample5(t *testing.T) {
 	p := compileFile(t, "../testdata/fig1.blk")
-	ics, _, err := Run(context.Background(), p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ics := synthesized(t, "../testdata/fig1.blk")
 	m, _ := dporrt.New(p, nil)
 	m4, _ := dporrt.New(p, map[string]int64{"z": -1})
 	if ok, why := m.OverflowFree(); !ok {
@@ -231,11 +224,9 @@ func TestBenchPrograms(t *testing.T) {
 // synthesizes its ICs, and calls check with the machine of each size.
 func benchSizes(t *testing.T, file string, sizes []int64, check func(n int64, m *dporrt.Machine, ics *ic.File)) {
 	t.Helper()
-	p := compileFile(t, filepath.Join("../testdata/bench", file))
-	ics, _, err := Run(context.Background(), p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := filepath.Join("../testdata/bench", file)
+	p := compileFile(t, path)
+	ics := synthesized(t, path)
 	for _, n := range sizes {
 		m, err := dporrt.New(p, map[string]int64{"N": n})
 		if err != nil {

@@ -30,9 +30,8 @@ func TestFewerGlobals(t *testing.T) {
 		{"../testdata/fig1.blk", "q", "r", []string{"x == z", "z <= -2", "z >= 0"}, []string{"x", "z"}},
 		{"../testdata/fib.blk", "res", "res", []string{"nr > 0", "v == v'"}, []string{"nr"}},
 	}
-	files := icFiles{}
 	for _, tc := range cases {
-		got, pr := constraintsOf(files.get(t, tc.file), tc.a, tc.b)
+		got, pr := constraintsOf(synthesized(t, tc.file), tc.a, tc.b)
 		if pr == nil {
 			t.Fatalf("%s: no pair (%s, %s)", tc.file, tc.a, tc.b)
 		}

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -157,10 +156,7 @@ func TestSoundness(t *testing.T) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
 			p := compileFile(t, file)
-			f, _, err := Run(context.Background(), p, Options{Workers: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := synthesized(t, file)
 			m, err := dporrt.New(p, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -13,21 +13,6 @@ import (
 	"github.com/icgen/icgen/lang"
 )
 
-// icFiles synthesizes each program's IC file once for a test's cases.
-type icFiles map[string]*ic.File
-
-func (fs icFiles) get(t *testing.T, file string) *ic.File {
-	t.Helper()
-	if fs[file] == nil {
-		f, _, err := Run(context.Background(), compileFile(t, file), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs[file] = f
-	}
-	return fs[file]
-}
-
 func constraintsOf(f *ic.File, a, b string) (texts []string, pr *ic.Pair) {
 	pr, _ = f.Pair(a, b)
 	if pr == nil {
@@ -55,9 +40,8 @@ func TestPaperICs(t *testing.T) {
 		{"../testdata/fib.blk", "fib", "res", []string{"true"}, ic.Independent},
 		{"../testdata/fib.blk", "fib", "fib", []string{"true"}, ic.Independent},
 	}
-	files := icFiles{}
 	for _, tc := range cases {
-		got, pr := constraintsOf(files.get(t, tc.file), tc.a, tc.b)
+		got, pr := constraintsOf(synthesized(t, tc.file), tc.a, tc.b)
 		if pr == nil {
 			t.Fatalf("%s: no pair (%s, %s)", tc.file, tc.a, tc.b)
 		}
@@ -65,7 +49,7 @@ func TestPaperICs(t *testing.T) {
 			t.Errorf("I(%s, %s) = %v [%s, exact %v], want %v [%s, exact]", tc.a, tc.b, got, pr.Status, pr.Exact, tc.want, tc.status)
 		}
 	}
-	if w := files["../testdata/fig1.blk"].Block("p").W; strings.Join(w, ",") != "x" {
+	if w := synthesized(t, "../testdata/fig1.blk").Block("p").W; strings.Join(w, ",") != "x" {
 		t.Errorf("W(p) = %v, want {x}", w)
 	}
 }
