@@ -14,6 +14,7 @@ import (
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -51,18 +52,20 @@ var randomPair = func() Options {
 // findings dfs reaches, in no more complete traces than the algorithms
 // the registry bounds it by (Info.AtMost: codpor-ob by odpor-ob). Every
 // algorithm without synthesized ICs is compared with dfs on more programs
-// by dporrt's TestDifferentialRandom, which needs no solver. Some
-// programs are also run cut down (progen.Mutants: one for each of the
-// first 60 in make test). Every fourth program is run again, with the same
-// ICs, from a start with one int global near an end of int64 (edgeStart),
-// where runs overflow and the pairs' overflow guards count. Failing
-// programs are printed whole, named genN (the program of seed N), genN with
-// its start, or genN-cutK (its K-th cut-down version, progen.Mutant), for
-// replay.
+// by dporrt's TestDifferentialRandom, which needs no solver. It runs 40
+// programs with -short (make test), 300 without (make test-full), more
+// with ICGEN_SOAK=N (internal/testsize). Some programs are also run cut
+// down (progen.Mutants: one for each of the first 60, 20 with -short).
+// Every fourth program is run again, with the same ICs, from a start with
+// one int global near an end of int64 (edgeStart), where runs overflow and
+// the pairs' overflow guards count. Failing programs are printed whole,
+// named genN (the program of seed N), genN with its start, or genN-cutK
+// (its K-th cut-down version, progen.Mutant), for replay.
 func TestRandomDifferential(t *testing.T) {
 	// Each pair gets randomPair's budget: about 0.3 s a program, the few
 	// big ones bounded (one of 12 took 47 s with no bound).
-	first, last := progen.Soak(300)
+	first, last := testsize.Seeds(40, 300)
+	cutUpTo := uint64(testsize.Pick(20, 60)) // the seeds run cut down too
 	n := int(last - first + 1)
 	const shards = 2 // one per core: synthesis and exploration are CPU-bound
 	ran, cut := make([]int, shards), make([]int, shards)
@@ -77,7 +80,7 @@ func TestRandomDifferential(t *testing.T) {
 					if randomDifferential(t, fmt.Sprintf("gen%d", seed), src, edgeStart(seed)) {
 						ran[w]++
 					}
-					for k := range progen.Mutants(seed, 60) {
+					for k := range progen.Mutants(seed, cutUpTo) {
 						del := progen.Mutant(src, seed, k)
 						if !runnable(del) {
 							continue // a use of a deleted local, an init that fails

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,19 +14,16 @@ import (
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/internal/z3"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
 
 // samples is the number of random states per constraint (and per exact pair
-// outside its constraints). ICGEN_SOUNDNESS_SAMPLES raises it for soaks.
-func samples() int {
-	if n, err := strconv.Atoi(os.Getenv("ICGEN_SOUNDNESS_SAMPLES")); err == nil && n > 0 {
-		return n
-	}
-	return 1000
-}
+// outside its constraints): 200 with -short, 1000 without;
+// ICGEN_SOUNDNESS_SAMPLES sets it for soaks (internal/testsize).
+func samples() int { return testsize.Count("ICGEN_SOUNDNESS_SAMPLES", 200, 1000) }
 
 func compileFile(t testing.TB, path string) *lang.Program {
 	t.Helper()
