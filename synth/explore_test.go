@@ -22,6 +22,7 @@ var codporBound = map[string]bool{"codpor-pass-over.blk": true, "codpor-own-writ
 // traces than sdpor, nor codpor-ob than odpor-ob, nor codpor than cdpor
 // and odpor-cs on the programs of codporBound.
 func TestCDPORDifferential(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../testdata/*.blk")
 	regress, _ := filepath.Glob("../testdata/regress/*.blk")
 	files = append(files, regress...)
@@ -113,6 +114,7 @@ func TestCDPORDifferential(t *testing.T) {
 // I(q, r) reads). From z = -1 (Example 4) it reaches both final values of
 // z.
 func TestExample5(t *testing.T) {
+	t.Parallel()
 	p := compileFile(t, "../testdata/fig1.blk")
 	ics := synthesized(t, "../testdata/fig1.blk")
 	m, _ := dporrt.New(p, nil)
@@ -150,6 +152,7 @@ func TestExample5(t *testing.T) {
 // update are never uniform, see dporrt's guardGlobals). On bb, cdpor and
 // codpor are held to dfs's final states only by default.
 func TestBenchPrograms(t *testing.T) {
+	t.Parallel()
 	one := func(int64) int { return 1 }
 	pow2 := func(n int64) int { return 1 << n }
 	for _, tc := range []struct {
@@ -248,6 +251,7 @@ func benchSizes(t *testing.T, file string, sizes []int64, check func(n int64, m 
 // choice); it finds dfs's violations and, with ObserveFinal, its final
 // states.
 func TestISSTABenchCodporOb(t *testing.T) {
+	t.Parallel()
 	one := func(int64) int { return 1 }
 	pow2 := func(n int64) int { return 1 << n }
 	for _, tc := range []struct {

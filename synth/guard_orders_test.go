@@ -28,6 +28,7 @@ import (
 // overflow of dfs's. On each start it also holds codpor to cdpor's and
 // odpor-cs's complete traces, and codpor-ob to odpor-cs-ob's (neverWorse).
 func TestGuardOrders(t *testing.T) {
+	t.Parallel()
 	shapes := guardShapes()
 	starts := []int64{math.MaxInt64, math.MaxInt64 - 1, math.MaxInt64 - 2, math.MinInt64, math.MinInt64 + 1, math.MinInt64 + 2, 0}
 	runs, overflows := 0, 0

@@ -26,8 +26,10 @@ type testdataIC struct {
 }
 
 // synthesized returns the IC file of the program at path, synthesized
-// with one worker and no bound (the file is the same with any number of
-// workers: TestDeterministic).
+// with no bound and a worker per CPU, so that a long synthesis
+// (testdata/regress/guard-error.blk) uses the cores the other tests leave
+// idle (the file is the same with any number of workers:
+// TestDeterministic).
 func synthesized(t testing.TB, path string) *ic.File {
 	t.Helper()
 	v, _ := testdataICs.LoadOrStore(filepath.Clean(path), &testdataIC{})
@@ -43,7 +45,7 @@ func synthesized(t testing.TB, path string) *ic.File {
 			c.err = errs.Format(src)
 			return
 		}
-		f, _, err := Run(context.Background(), p, Options{Workers: 1})
+		f, _, err := Run(context.Background(), p, Options{})
 		if err != nil {
 			c.err = "synth: " + err.Error()
 			return

@@ -141,6 +141,7 @@ func holds(t *testing.T, c *ic.Expr, env dporrt.ICEnv) (bool, bool) {
 //   - for exact pairs, random states satisfying no constraint do not commute;
 //   - every constraint is proven again by a fresh solver.
 func TestSoundness(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../testdata/*.blk")
 	if len(files) < 3 {
 		t.Fatalf("only %d testdata programs", len(files))
