@@ -1,5 +1,7 @@
 # icgen: `make demo` runs the main job on a bundled example, `make test` runs
-# every test. Both first run `make deps`.
+# every test in its short form (what CI runs), `make test-full` at full size
+# and `make soak` at larger sizes still (CONTRIBUTING.md says when to run
+# which). All of them first run `make deps`.
 
 GO      ?= go
 BIN     := bin/icgen
@@ -9,8 +11,20 @@ BIN     := bin/icgen
 # exceeded" and no failing input, most often on a loaded machine.
 # FUZZTIME=5m for a real session.
 FUZZTIME ?= 20000x
+# TESTTIMEOUT is go test's -timeout in make test: a guard against a hang,
+# far above what the short tests take, not a bound on their speed.
+TESTTIMEOUT ?= 30m
+# make soak runs every test at full size and the random ones at SOAK
+# generated programs (ICGEN_SOAK), each with MUTANTS cut-down versions
+# (ICGEN_MUTANTS), and the soundness sampler at SAMPLES random states a
+# constraint (ICGEN_SOUNDNESS_SAMPLES); ICGEN_SOAK_FROM, set in the
+# environment, starts the seeds elsewhere than 1.
+SOAK ?= 1000
+MUTANTS ?= 1
+SAMPLES ?= 10000
+SOAKTIMEOUT ?= 4h
 
-.PHONY: all deps build demo test test-short fuzz vet bench bench-quick clean
+.PHONY: all deps build demo test test-full soak fuzz fuzz-smoke bench bench-quick clean
 
 all: build
 
@@ -41,11 +55,30 @@ demo: build
 	@echo '$$ icgen audit testdata/fig1.blk'
 	@./$(BIN) audit testdata/fig1.blk
 
+# test runs vet, every test in its short form (go test -short: the random
+# tests on a few dozen generated programs, the samplers on a few hundred
+# states; every program of testdata, the regression programs, the paper's
+# examples and the golden files whole), the fuzz smoke run and bench-quick.
 test: deps
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./lang
+	$(GO) test -short -count=1 -timeout $(TESTTIMEOUT) ./...
+	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory bench-quick
+
+# test-full is make test with every test at full size (no -short).
+test-full: deps
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 60m ./...
+	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory bench-quick
+
+soak: deps
+	ICGEN_SOAK=$(SOAK) ICGEN_MUTANTS=$(MUTANTS) ICGEN_SOUNDNESS_SAMPLES=$(SAMPLES) \
+		$(GO) test -count=1 -timeout $(SOAKTIMEOUT) ./...
+
+# fuzz-smoke fuzzes the front end for FUZZTIME (part of make test).
+fuzz-smoke: deps
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./lang
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $${FUZZTIME:-5m} ./lang
