@@ -70,6 +70,7 @@ func TestWakeupTree(t *testing.T) {
 		'c': {p: 'c', reads: "C"},
 		'd': {p: 'd', writes: "A"},
 		'e': {p: 'e', writes: "C"},
+		'G': {p: 'g', reads: "x", ghost: true}, // the look of g at its guard
 	}
 	seq := func(ps string) []wuTestEvent { return wuSeq(ev, ps) }
 	cases := []struct {
@@ -100,38 +101,11 @@ func TestWakeupTree(t *testing.T) {
 		{"leftmost qualifying child is taken", []string{"ac", "bd", "e"}, []bool{true, true, true}, "{ac ae bd}"},
 		{"the rest of v extends the inner node", []string{"qr", "qp"}, []bool{true, true}, "{qr qp}"},
 		{"a process first in v but with a predecessor is no weak initial", []string{"rq", "pr"}, []bool{true, true}, "{rq pr}"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
-			for i, s := range tc.inserts {
-				if got := tr.insert(seq(s)); got != tc.changed[i] {
-					t.Errorf("insert %s: changed %v, want %v (tree %s)", s, got, tc.changed[i], wuString(tr))
-				}
-			}
-			if got := wuString(tr); got != tc.want {
-				t.Errorf("tree %s, want %s", got, tc.want)
-			}
-		})
-	}
-
-	// A ghost (the look of a blocked process at its guard, here G of
-	// process g reading x) takes part in the weak initials of the sequence
-	// it ends and is not stored: s alone is covered by the leaf p
-	// (independent of it), s then G is not (p writes what G reads). The
-	// node before a ghost stays open: as a leaf it covers nothing inserted
-	// through it.
-	ghostEv := map[byte]wuTestEvent{
-		'p': ev['p'], 'q': ev['q'], 's': ev['s'], 'u': ev['u'],
-		'G': {p: 'g', reads: "x", ghost: true},
-	}
-	for _, tc := range []struct {
-		name    string
-		inserts []string
-		changed []bool
-		want    string
-	}{
+		// A ghost (here G, process g's look at its guard, reading x) takes
+		// part in the weak initials of the sequence it ends and is not
+		// stored: s alone is covered by the leaf p (independent of it), s
+		// then G is not (p writes what G reads). The node before a ghost
+		// stays open: as a leaf it covers nothing inserted through it.
 		{"a trailing ghost is not stored", []string{"sG"}, []bool{true}, "{s}"},
 		{"a ghost alone changes nothing", []string{"G"}, []bool{false}, "{}"},
 		{"without its ghost the leaf covers", []string{"p", "s"}, []bool{true, false}, "{p}"},
@@ -139,13 +113,14 @@ func TestWakeupTree(t *testing.T) {
 		{"a leaf independent of the ghost covers", []string{"u", "sG"}, []bool{true, false}, "{u}"},
 		{"the node before a ghost stays open", []string{"sG", "sq"}, []bool{true, true}, "{sq}"},
 		{"a plain leaf covers", []string{"s", "sq"}, []bool{true, false}, "{s}"},
-	} {
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tr := newWakeupTree(func(e wuTestEvent) byte { return e.p }, wuDep)
 			tr.ghost = func(e wuTestEvent) bool { return e.ghost }
 			for i, s := range tc.inserts {
-				if got := tr.insert(wuSeq(ghostEv, s)); got != tc.changed[i] {
+				if got := tr.insert(seq(s)); got != tc.changed[i] {
 					t.Errorf("insert %s: changed %v, want %v (tree %s)", s, got, tc.changed[i], wuString(tr))
 				}
 			}

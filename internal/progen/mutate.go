@@ -28,6 +28,7 @@ var (
 	identifier  = regexp.MustCompile(`\b[A-Za-z_]\w*\b`)
 	cellRead    = regexp.MustCompile(`\b([A-Za-z_]\w*)\[(\d+)\]`)
 	literalSkip = regexp.MustCompile(`^\s*(global|param)\b|\[|"`)
+	counterStep = regexp.MustCompile(`^\s*(\w+) = (\w+) [-+] \d+;`)
 )
 
 // Mutate returns a mutant of src, any program, chosen by seed: one edit of
@@ -59,8 +60,11 @@ func Mutate(src string, seed uint64, kind int) string {
 		var at []lit
 		for i, l := range lines {
 			code, _, _ := strings.Cut(l, "//")
-			if literalSkip.MatchString(code) {
-				continue // sizes, params, indices and messages stay
+			if literalSkip.MatchString(code) || counterStep.MatchString(code) {
+				// Sizes, params, indices and messages stay, and so do the
+				// steps of counters: i = i + 0 makes a loop endless, and
+				// every run of its block a million steps long.
+				continue
 			}
 			for _, m := range literal.FindAllStringIndex(code, -1) {
 				at = append(at, lit{i, m[0], m[1]})

@@ -142,14 +142,25 @@ func TestShapes(t *testing.T) {
 			}
 		}
 	}
-	var report []string
+	var names []string
 	for _, f := range shapeFeatures {
-		report = append(report, fmt.Sprintf("%s %d", f.name, count[f.name]))
-		if count[f.name] < seeds/40 {
-			t.Errorf("only %d of %d programs use %s", count[f.name], seeds, f.name)
+		names = append(names, f.name)
+	}
+	reportUse(t, "shape", names, count, seeds, seeds/40)
+}
+
+// reportUse logs how many of seeds programs use each of names (count),
+// and fails where fewer than least do.
+func reportUse(t *testing.T, what string, names []string, count map[string]int, seeds, least int) {
+	t.Helper()
+	var report []string
+	for _, name := range names {
+		report = append(report, fmt.Sprintf("%s %d", name, count[name]))
+		if count[name] < least {
+			t.Errorf("only %d of %d programs use %s", count[name], seeds, name)
 		}
 	}
-	t.Logf("programs using each shape, of %d: %s", seeds, strings.Join(report, ", "))
+	t.Logf("programs using each %s, of %d: %s", what, seeds, strings.Join(report, ", "))
 }
 
 func TestFeatures(t *testing.T) {
@@ -174,14 +185,11 @@ func TestFeatures(t *testing.T) {
 			}
 		}
 	}
-	var report []string
+	var names []string
 	for _, f := range features {
-		report = append(report, fmt.Sprintf("%s %d", f.name, count[f.name]))
-		if count[f.name] < seeds/10 {
-			t.Errorf("only %d of %d programs use %s", count[f.name], seeds, f.name)
-		}
+		names = append(names, f.name)
 	}
-	t.Logf("programs using each feature, of %d: %s", seeds, strings.Join(report, ", "))
+	reportUse(t, "feature", names, count, seeds, seeds/10)
 }
 
 // dfsStats summarizes an exhaustive exploration.
