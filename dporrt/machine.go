@@ -36,6 +36,11 @@ type Machine struct {
 	guarded     []int
 	guardVars   [][]uint64
 	guardWrites [][]uint64
+	// laterReads has, for each block (by lang.Block.Index), the globals
+	// that a process standing at its start may still read, as bits by
+	// lang.Var.Index: those of the blocks that may follow it and of the
+	// processes they may spawn, and those the invariants read.
+	laterReads [][]uint64
 	// cells marks the arrays (by lang.Var.Index) whose cells the static
 	// dependency tells apart (see trackCells); small those the dynamic one
 	// does (every array of at most maxCellArray cells).
@@ -162,8 +167,47 @@ func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
 		m.guardVars[id] = globals(pt.Block.Reads)
 		m.guardWrites[id] = globals(pt.Block.Writes)
 	}
+	m.laterReads = laterReads(prog, globals)
 	m.trackCells()
 	return m, nil
+}
+
+// laterReads computes Machine.laterReads: the syntactic reads of a block,
+// of every block that may follow it and of every proc they may spawn, to
+// a fixpoint, and the globals the invariants read.
+func laterReads(prog *lang.Program, globals func([]*lang.Var) []uint64) [][]uint64 {
+	var invReads []*lang.Var
+	for _, v := range prog.Invariants {
+		invReads = append(invReads, v.Reads...)
+	}
+	inv := globals(invReads)
+	out := make([][]uint64, len(prog.Blocks))
+	for _, b := range prog.Blocks {
+		out[b.Index] = globals(b.Reads)
+		for w := range inv {
+			out[b.Index][w] |= inv[w]
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		join := func(dst, src []uint64) {
+			for w := range dst {
+				if src[w]&^dst[w] != 0 {
+					dst[w] |= src[w]
+					changed = true
+				}
+			}
+		}
+		for _, b := range prog.Blocks {
+			for _, n := range b.Next {
+				join(out[b.Index], out[n.Index])
+			}
+			for _, pr := range b.Spawns {
+				join(out[b.Index], out[pr.Points[0].Block.Index])
+			}
+		}
+	}
+	return out
 }
 
 // pointID numbers a point among the points of every proc.
