@@ -16,11 +16,15 @@ FUZZTIME ?= 20000x
 TESTTIMEOUT ?= 30m
 # make soak runs every test at full size and the random ones at SOAK
 # generated programs (ICGEN_SOAK), each with MUTANTS cut-down versions
-# (ICGEN_MUTANTS), and the soundness sampler at SAMPLES random states a
-# constraint (ICGEN_SOUNDNESS_SAMPLES); ICGEN_SOAK_FROM, set in the
-# environment, starts the seeds elsewhere than 1.
+# (ICGEN_MUTANTS), SHAPES programs of the waiting shapes (ICGEN_SHAPES),
+# MUTATE mutants of each kind of each regression program (ICGEN_MUTATE),
+# and the soundness sampler at SAMPLES random states a constraint
+# (ICGEN_SOUNDNESS_SAMPLES); ICGEN_SOAK_FROM, set in the environment,
+# starts the seeds elsewhere than 1.
 SOAK ?= 1000
 MUTANTS ?= 1
+SHAPES ?= 5000
+MUTATE ?= 10
 SAMPLES ?= 10000
 SOAKTIMEOUT ?= 4h
 
@@ -73,7 +77,8 @@ test-full: deps
 	$(MAKE) --no-print-directory bench-quick
 
 soak: deps
-	ICGEN_SOAK=$(SOAK) ICGEN_MUTANTS=$(MUTANTS) ICGEN_SOUNDNESS_SAMPLES=$(SAMPLES) \
+	ICGEN_SOAK=$(SOAK) ICGEN_MUTANTS=$(MUTANTS) ICGEN_SHAPES=$(SHAPES) ICGEN_MUTATE=$(MUTATE) \
+		ICGEN_SOUNDNESS_SAMPLES=$(SAMPLES) \
 		$(GO) test -count=1 -timeout $(SOAKTIMEOUT) ./...
 
 # fuzz-smoke fuzzes the front end for FUZZTIME (part of make test).

@@ -3,28 +3,20 @@ package dporrt
 import (
 	"fmt"
 	"os"
-	"strconv"
+	"path/filepath"
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/lang"
 )
 
-// shapesCount is how many programs of progen.Shapes the shape tests run:
+// shapesSeeds returns the seeds of progen.Shapes the shape tests run:
 // 400, 60 with -short, ICGEN_SHAPES=N for a soak (ICGEN_SOAK_FROM=M to
 // start at seed M).
 func shapesSeeds() (first, last uint64) {
-	n := 400
-	if testing.Short() {
-		n = 60
-	}
-	if v, err := strconv.Atoi(os.Getenv("ICGEN_SHAPES")); err == nil && v > 0 {
-		n = v
-	}
-	first = 1
-	if v, err := strconv.Atoi(os.Getenv("ICGEN_SOAK_FROM")); err == nil && v > 0 {
-		first = uint64(v)
-	}
-	return first, first + uint64(n) - 1
+	first = uint64(testsize.Count("ICGEN_SOAK_FROM", 1, 1))
+	return first, first + uint64(testsize.Count("ICGEN_SHAPES", 60, 400)) - 1
 }
 
 // TestDifferentialShapes runs the generated programs of the shapes that
@@ -103,4 +95,60 @@ func checkClasses(t *testing.T, name string, m *Machine) bool {
 		}
 	}
 	return true
+}
+
+// TestMutantsRegress runs mutants of the regression programs
+// (testdata/regress and dporrt/testdata/regress; progen.Mutate: a spawn
+// duplicated, a literal changed, a process added that writes what an
+// await reads, statements deleted) through every algorithm against dfs,
+// and holds sdpor and odpor to their classes: 1 mutant of each kind of
+// each program with -short, 3 in full, ICGEN_MUTATE=N for a soak. A
+// regression program guards one order; its neighbours guard the shape.
+func TestMutantsRegress(t *testing.T) {
+	n := testsize.Count("ICGEN_MUTATE", 1, 3)
+	files, _ := filepath.Glob("../testdata/regress/*.blk")
+	own, _ := filepath.Glob("testdata/regress/*.blk")
+	files = append(files, own...)
+	ran, total := 0, 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(n) {
+			for kind := range 4 {
+				src := progen.Mutate(string(b), seed, kind)
+				if src == string(b) {
+					continue
+				}
+				prog, errs := lang.Compile(f, []byte(src))
+				if errs != nil {
+					continue // a use of a deleted local, a literal out of range
+				}
+				m, err := New(prog, nil)
+				if err != nil {
+					continue // an init that fails
+				}
+				// A step budget of 4096: a mutant's endless loop (or a
+				// spin loop of the program's, as in cs-pass-over.blk)
+				// errs within it, not after a million steps an event.
+				m.MaxSteps = 1 << 12
+				total++
+				name := fmt.Sprintf("%s-%d-%d", filepath.Base(f), seed, kind)
+				t.Run(name, func(t *testing.T) {
+					if differential(t, name, m, 100000, nil) {
+						ran++
+					}
+					checkClasses(t, name, m)
+					if t.Failed() {
+						t.Logf("the mutant:\n%s", src)
+					}
+				})
+			}
+		}
+	}
+	t.Logf("%d mutants of %d programs, %d small enough for dfs", total, len(files), ran)
+	if ran < total/2 {
+		t.Errorf("only %d of %d mutants were small enough for dfs", ran, total)
+	}
 }
