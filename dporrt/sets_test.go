@@ -347,7 +347,8 @@ func TestExploreEnabled(t *testing.T) {
 						}
 					}
 				}
-				if _, err := explore(m, Options{Algo: algo, Dep: dep, MaxStates: 3000}, check); err != nil {
+				opts := Options{Algo: algo, Dep: dep, MaxStates: testsize.Pick(600, 3000)}
+				if _, err := explore(m, opts, check); err != nil {
 					t.Fatal(err)
 				}
 				if levels == 0 {
