@@ -373,9 +373,14 @@ func (x *explorer) dependentObserved(seq []*event, obs [][]Loc, a, b int) bool {
 func (x *explorer) observedIn(seq []*event) [][]Loc {
 	obs := make([][]Loc, len(seq))
 	waits := x.waits(seq)
+	// With ObserveFinal, where a runtime error is (see mayBeObserved).
+	fail := -1
+	if x.opts.ObserveFinal {
+		fail = slices.IndexFunc(seq, func(ev *event) bool { return ev.err != nil })
+	}
 	for a, ev := range seq {
 		for _, g := range ev.writes {
-			if x.mayBeObserved(seq, waits, a, g) {
+			if a < fail || x.mayBeObserved(seq, waits, a, g) {
 				obs[a] = append(obs[a], g)
 			}
 		}
@@ -457,8 +462,8 @@ func (x *explorer) guardLocs(b *lang.Block) []Loc {
 // and no run let q's await block run after wr0 and wr1 and before the
 // other p0.
 //
-// With ObserveFinal, no overwrite counts where a runtime error follows the
-// write in seq: the error is dependent on every event, and the reversals
+// With ObserveFinal, a write that a runtime error follows in seq is
+// observed whatever overwrites it (observedIn sees to it): the error is dependent on every event, and the reversals
 // of its races move it before the overwrite, where the write reaches the
 // end. In dporrt/testdata/regress/ob-error-cut.blk, p1#2's write of g1
 // commuted with p3's loop block's, which p0 overwrites before p3's
@@ -475,9 +480,6 @@ func (x *explorer) mayBeObserved(seq []*event, waits []wait, a int, g Loc) bool 
 		if w.from <= a+1 && a < w.to && slices.Contains(w.reads, g) {
 			return true
 		}
-	}
-	if x.opts.ObserveFinal && slices.ContainsFunc(seq[a+1:], func(ev *event) bool { return ev.err != nil }) {
-		return true // an error may come before every overwrite (see above)
 	}
 	for b := a + 1; b < len(seq); b++ {
 		if slices.Contains(seq[b].reads, g) {
