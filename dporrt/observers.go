@@ -398,21 +398,41 @@ type wait struct {
 
 // waits returns the windows where the processes of seq wait at an await
 // before an event of seq: from the event before it of the same process,
-// or the one that spawned it (else the start of seq), to the event.
+// or the one that spawned it (else the start of seq), to the event. A
+// process that stands at an await in the current state and does not run
+// its block in seq waits too, from its last event in seq (or the one that
+// spawned it, else the start) to the end of seq: its await block is still
+// to come, and its guard is read in every state of that window. Without
+// it, in dporrt/testdata/regress/ob-waiting-later.blk (a mutant of
+// ob-waiting-twins.blk), a p0's write of g1 that wr1 overwrites while q
+// waits, its await block not yet run, commuted with wr1 in the check
+// against done, and the reversal that runs q's await block after wr1 and
+// before the other p0 was dropped as redundant: odpor-cs-ob and codpor-ob
+// with --observe-final reached 13 of dfs's 14 final states.
 func (x *explorer) waits(seq []*event) []wait {
 	var out []wait
+	since := func(pid PID, b int) int {
+		for a := b - 1; a >= 0; a-- {
+			if seq[a].pid == pid || slices.Contains(seq[a].spawn, pid) {
+				return a + 1
+			}
+		}
+		return 0
+	}
 	for b, ev := range seq {
 		if ev.block.Point.Guard == nil {
 			continue
 		}
-		from := 0
-		for a := b - 1; a >= 0; a-- {
-			if seq[a].pid == ev.pid || slices.Contains(seq[a].spawn, ev.pid) {
-				from = a + 1
-				break
-			}
+		out = append(out, wait{since(ev.pid, b), b, x.guardLocs(ev.block)})
+	}
+	for _, p := range x.st.Procs {
+		if p.Done || p.Point.Guard == nil {
+			continue
 		}
-		out = append(out, wait{from, b, x.guardLocs(ev.block)})
+		if slices.ContainsFunc(seq, func(ev *event) bool { return ev.pid == p.ID && ev.block == p.Point.Block }) {
+			continue
+		}
+		out = append(out, wait{since(p.ID, len(seq)), len(seq), x.guardLocs(p.Point.Block)})
 	}
 	return out
 }
