@@ -41,14 +41,7 @@ func Mutate(src string, seed uint64, kind int) string {
 	lines := strings.Split(src, "\n")
 	switch kind % mutationKinds {
 	case MutateSpawn:
-		type stmt struct{ line, from, to int }
-		var at []stmt
-		for i, l := range lines {
-			code, _, _ := strings.Cut(l, "//")
-			for _, m := range spawnStmt.FindAllStringIndex(code, -1) {
-				at = append(at, stmt{i, m[0], m[1]})
-			}
-		}
+		at := matches(lines, spawnStmt, nil)
 		if len(at) == 0 {
 			return src
 		}
@@ -56,20 +49,12 @@ func Mutate(src string, seed uint64, kind int) string {
 		l := lines[m.line]
 		lines[m.line] = l[:m.to] + " " + l[m.from:m.to] + l[m.to:]
 	case MutateLiteral:
-		type lit struct{ line, from, to int }
-		var at []lit
-		for i, l := range lines {
-			code, _, _ := strings.Cut(l, "//")
-			if literalSkip.MatchString(code) || counterStep.MatchString(code) {
-				// Sizes, params, indices and messages stay, and so do the
-				// steps of counters: i = i + 0 makes a loop endless, and
-				// every run of its block a million steps long.
-				continue
-			}
-			for _, m := range literal.FindAllStringIndex(code, -1) {
-				at = append(at, lit{i, m[0], m[1]})
-			}
-		}
+		// Sizes, params, indices and messages stay, and so do the steps of
+		// counters: i = i + 0 makes a loop endless, and every run of its
+		// block a million steps long.
+		at := matches(lines, literal, func(code string) bool {
+			return literalSkip.MatchString(code) || counterStep.MatchString(code)
+		})
 		if len(at) == 0 {
 			return src
 		}
@@ -167,4 +152,24 @@ func splitDecls(s string) []string {
 		}
 	}
 	return append(out, s[from:])
+}
+
+// span is a match of a pattern in a program's text: its line, and where on
+// the line it starts and ends.
+type span struct{ line, from, to int }
+
+// matches returns the matches of re in the code of lines (comments left
+// out), in order, skipping the lines whose code skip holds of.
+func matches(lines []string, re *regexp.Regexp, skip func(code string) bool) []span {
+	var at []span
+	for i, l := range lines {
+		code, _, _ := strings.Cut(l, "//")
+		if skip != nil && skip(code) {
+			continue
+		}
+		for _, m := range re.FindAllStringIndex(code, -1) {
+			at = append(at, span{i, m[0], m[1]})
+		}
+	}
+	return at
 }
