@@ -912,8 +912,16 @@ func (x *explorer) reverseLooks() {
 func (x *explorer) reverseBlocked(l *look, i int) {
 	e := x.seq[i]
 	var pos, before []int
+	var deps []int // the events from the look's level on that are dependent on it
 	for j := i + 1; j < len(x.seq); j++ {
-		if x.seq[j].virtual || hb(e, x.seq[j]) || j >= l.at && x.afterLook(l, j) {
+		after := false // seq[j] happens after the look: it or an event of deps before it depends on it
+		if j >= l.at && x.dependent(l.ev, x.seq[j]) {
+			deps, after = append(deps, j), true
+		}
+		if after || x.seq[j].virtual || hb(e, x.seq[j]) {
+			continue
+		}
+		if slices.ContainsFunc(deps, func(u int) bool { return hb(x.seq[u], x.seq[j]) }) {
 			continue
 		}
 		pos = append(pos, j)
@@ -945,15 +953,4 @@ func (x *explorer) poll(ev *event) *event {
 	p.writes, p.races, p.clock = nil, nil, vclock{}
 	p.blocked = true
 	return &p
-}
-
-// afterLook reports whether seq[j] happens after look l: it or an event
-// before it that it happens after, from l's level on, is dependent on l.
-func (x *explorer) afterLook(l *look, j int) bool {
-	for u := l.at; u <= j; u++ {
-		if x.dependent(l.ev, x.seq[u]) && (u == j || hb(x.seq[u], x.seq[j])) {
-			return true
-		}
-	}
-	return false
 }
