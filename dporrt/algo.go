@@ -71,15 +71,6 @@ type Info struct {
 	// violations and the values read, not every final state (with
 	// Options.ObserveFinal, a last event reads every global).
 	Observers bool
-	// StaticDep: the algorithm always uses the blocks' syntactic read and
-	// write sets: the independence constraints and W(b) of cdpor, codpor
-	// and codpor-ob are the blocks', and the papers' tools took those sets
-	// for the others. Only sdpor takes Options.Dep. Neither dependency
-	// changes with the values an event reads (the locations events really
-	// touched did, and odpor, csdpor and sdpor each missed a final state
-	// with them: testdata/regress/odpor-dynamic.blk,
-	// dporrt/testdata/regress/csdpor-dynamic.blk and sdpor-dynamic.blk).
-	StaticDep bool
 	// NeedsICs: the algorithm uses an IC file (without one, cdpor is its
 	// loop with CheckNone, and codpor its loop with CheckState: no pair is
 	// exact, so every one falls back on the state check).
@@ -104,28 +95,28 @@ var Algorithms = []Info{
 	{Name: SDPOR, Loop: LoopSource,
 		Paper:   "Source-DPOR with source sets and sleep sets (Abdulla et al., POPL'14 / JACM'17, Alg. 1)",
 		Promise: "at least one trace per Mazurkiewicz trace, exactly one without awaits; the final states and violations of dfs"},
-	{Name: CSDPOR, Loop: LoopSource, Check: CheckState, StaticDep: true,
+	{Name: CSDPOR, Loop: LoopSource, Check: CheckState,
 		Paper:   "Context-sensitive DPOR (Albert et al., CAV'17): sleep sequences for races whose reversal ends in the same state",
 		Promise: "the final states and violations of dfs, in fewer traces where reversed races end in equal states"},
-	{Name: CDPOR, Loop: LoopSource, Check: CheckICs, StaticDep: true, NeedsICs: true,
+	{Name: CDPOR, Loop: LoopSource, Check: CheckICs, NeedsICs: true,
 		Paper:   "Constrained DPOR (Albert et al., CAV'18, Alg. 1)",
 		Promise: "the final states and violations of dfs; races an independence constraint covers are not reversed"},
-	{Name: ODPOR, Loop: LoopOptimal, StaticDep: true,
+	{Name: ODPOR, Loop: LoopOptimal,
 		Paper:   "Optimal DPOR with wakeup trees (Abdulla et al., POPL'14 / JACM'17, Alg. 2)",
 		Promise: "exactly one trace per Mazurkiewicz trace, and no sleep-set-blocked trace without awaits; the final states and violations of dfs"},
-	{Name: ODPOB, Loop: LoopOptimal, Observers: true, StaticDep: true, AtMost: []Algorithm{ODPOR},
+	{Name: ODPOB, Loop: LoopOptimal, Observers: true, AtMost: []Algorithm{ODPOR},
 		Paper:   "Optimal DPOR with observers (Aronis et al., TACAS'18; ISSTA'19 Fig. 1)",
 		Promise: "no more traces than odpor, fewer where writes go unread (not always one per class of traces that read the same values); the violations of dfs, and its final states with --observe-final"},
-	{Name: ODPCS, Loop: LoopOptimal, Check: CheckState, StaticDep: true, AtMost: []Algorithm{ODPOR},
+	{Name: ODPCS, Loop: LoopOptimal, Check: CheckState, AtMost: []Algorithm{ODPOR},
 		Paper:   "Optimal context-sensitive DPOR (Albert et al., ISSTA'19, Alg. 1): wakeup trees with don't-do sets",
 		Promise: "no more traces than odpor, minus the reversals whose two orders end in the same state; the final states and violations of dfs"},
-	{Name: ODPCSO, Loop: LoopOptimal, Check: CheckState, Observers: true, StaticDep: true, AtMost: []Algorithm{ODPOB},
+	{Name: ODPCSO, Loop: LoopOptimal, Check: CheckState, Observers: true, AtMost: []Algorithm{ODPOB},
 		Paper:   "Optimal context-sensitive DPOR with observers (Albert et al., ISSTA'19, Alg. 2)",
 		Promise: "no more traces than odpor-ob: its reversals, minus those after which every observer sees the same in both orders (one open counterexample with --observe-final: dporrt/testdata/open/cs-ob-forced-bound.blk); the violations of dfs, and its final states with --observe-final"},
-	{Name: CODPOR, Loop: LoopOptimal, Check: CheckICs, StaticDep: true, NeedsICs: true,
+	{Name: CODPOR, Loop: LoopOptimal, Check: CheckICs, NeedsICs: true,
 		Paper:   "Constrained optimal DPOR: the CAV'18 paper's constraints (Alg. 1) on the ISSTA'19 paper's wakeup trees with don't-do sets (Alg. 1), the integration ISSTA'19 Sec. 6 leaves as future work",
 		Promise: "races a constraint shows uniformly independent are no races, and those it covers stop early; the final states and violations of dfs"},
-	{Name: CODPOB, Loop: LoopOptimal, Check: CheckICs, Observers: true, StaticDep: true, NeedsICs: true, AtMost: []Algorithm{ODPOB},
+	{Name: CODPOB, Loop: LoopOptimal, Check: CheckICs, Observers: true, NeedsICs: true, AtMost: []Algorithm{ODPOB},
 		Paper:   "Constrained optimal DPOR with observers: codpor's constraints on odpor-cs-ob's wakeup trees (ISSTA'19 Alg. 2)",
 		Promise: "no more traces than odpor-ob (as odpor-cs-ob, one open counterexample with --observe-final): races a constraint shows uniformly independent are no races, and those after which every observer sees the same stop early; the violations of dfs, and its final states with --observe-final"},
 }

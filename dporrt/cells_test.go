@@ -30,7 +30,7 @@ func TestSetsCover(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		progs = append(progs, compileSrc(t, progen.Generate(seed, progen.Default())))
 	}
-	for _, dep := range []DepMode{Static, Dynamic} {
+	for _, dep := range []DepMode{Static, Locals} {
 		refined, finer := 0, 0
 		for k, p := range progs {
 			m, err := New(p, nil)
@@ -47,7 +47,7 @@ func TestSetsCover(t *testing.T) {
 		if refined == 0 {
 			t.Errorf("%s: no event had sets finer than its block's", dep)
 		}
-		if dep == Dynamic && finer == 0 {
+		if dep == Locals && finer == 0 {
 			t.Errorf("no event had dynamic sets finer than its static ones")
 		}
 	}

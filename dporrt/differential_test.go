@@ -34,11 +34,7 @@ func differential(t *testing.T, name string, m *Machine, bound int, ics *ic.File
 		if info.Loop == LoopDFS {
 			continue
 		}
-		deps := []DepMode{Dynamic, Static}
-		if info.StaticDep {
-			deps = deps[1:] // Explore would use Static for both
-		}
-		for _, dep := range deps {
+		for _, dep := range []DepMode{Locals, Static} {
 			opts := Options{Algo: info.Name, Dep: dep}
 			if info.NeedsICs {
 				opts.ICs = ics
@@ -143,7 +139,7 @@ func TestExample5(t *testing.T) {
 		algo   Algorithm
 		dep    DepMode
 		traces int
-	}{{DFS, Dynamic, 6}, {SDPOR, Static, 6}, {SDPOR, Dynamic, 6}, {CSDPOR, Static, 2}} {
+	}{{DFS, Locals, 6}, {SDPOR, Static, 6}, {SDPOR, Locals, 6}, {CSDPOR, Static, 2}} {
 		r, _ := Explore(m, Options{Algo: tc.algo, Dep: tc.dep})
 		if r.Traces != tc.traces || len(r.Finals) != 1 {
 			t.Errorf("%s (dep %d): %d traces, %d final states; want %d traces, 1 final state", tc.algo, tc.dep, r.Traces, len(r.Finals), tc.traces)

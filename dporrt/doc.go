@@ -124,19 +124,18 @@
 //     judges races by, depend on its block and its process's locals, never
 //     on the globals, so they are its own wherever a reversal puts it: the
 //     blocks' static sets with the cells of fixed indices ([Static]), or
-//     what the block can touch run abstractly from the locals ([Dynamic],
-//     sdpor only). The locations an event really touched change with the
-//     values it read; sdpor, csdpor and odpor each missed a final state
-//     with them.
+//     what the block can touch run abstractly from the locals ([Locals],
+//     the default), for every algorithm. The locations an event really
+//     touched change with the values it read; sdpor, csdpor and odpor
+//     each missed a final state with them.
 //   - cdpor uses independence constraints as Alg. 1 of the CAV'18 paper
 //     does: when a constraint holds uniformly in s[E'.û] (U⇒, with W(b)
 //     from the IC file) the race needs no back-set entry and the
 //     independence is recorded in the happens-before relation; when one
 //     holds, û.n.e goes into sleep(E'); sleepers stay asleep when their
-//     independence with the explored event is uniform. It always uses
-//     the static dependency: dynamic read sets depend on the state, so
-//     independence under them is not transitively uniform (from z = -1 in
-//     Fig. 1 the order r.q.p would be missed).
+//     independence with the explored event is uniform. U⇒ asks of the
+//     blocks' static sets under either dependency: a constraint is a
+//     fact about two blocks, whatever their events touch.
 //   - Two spawning events shown uniformly independent end in equal states
 //     modulo process naming, but which of them spawns a later process can
 //     depend on their order (in PS, the second put to reach a node forwards

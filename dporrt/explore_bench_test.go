@@ -50,7 +50,7 @@ func BenchmarkExploreDep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, dep := range []DepMode{Static, Dynamic} {
+	for _, dep := range []DepMode{Static, Locals} {
 		b.Run(dep.String(), func(b *testing.B) {
 			benchExplore(b, m, Options{Algo: SDPOR, Dep: dep, MaxStates: 100000})
 		})

@@ -17,12 +17,14 @@ import (
 // DepMode chooses how dependency between events is decided.
 type DepMode int
 
-// Static uses the blocks' syntactic sets, as the papers' tools do (with
-// the cells of fixed indices apart: see eventSets); Dynamic what an event's
-// block can touch with its process's locals, whatever the globals hold
-// (see localSets). Both give an event the same sets in every state.
+// Locals, the default, gives an event what its block can touch when run by
+// its process with the locals the process has at the event's start,
+// whatever the globals hold (see localSets); Static the blocks' syntactic
+// sets, with the cells of fixed indices apart (see eventSets), as the
+// papers' tools do. Both give an event the same sets in every state, and
+// every algorithm takes either.
 const (
-	Dynamic DepMode = iota
+	Locals DepMode = iota
 	Static
 )
 
@@ -30,7 +32,19 @@ func (d DepMode) String() string {
 	if d == Static {
 		return "static"
 	}
-	return "dynamic"
+	return "locals"
+}
+
+// ParseDep reads a dependency's name: locals or static, and dynamic, the
+// name locals had before, for locals.
+func ParseDep(name string) (DepMode, error) {
+	switch name {
+	case "locals", "dynamic":
+		return Locals, nil
+	case "static":
+		return Static, nil
+	}
+	return Locals, fmt.Errorf("unknown dependency %q (known: locals, static)", name)
 }
 
 // Options configure an exploration.
@@ -116,7 +130,7 @@ type Result struct {
 	Finals     []*State
 	FinalCount int
 	Findings   []Finding // violations and runtime errors by site, in discovery order
-	Dep        DepMode   // the dependency used (cdpor always uses Static)
+	Dep        DepMode   // the dependency used
 	Cut        bool      // a bound stopped the exploration: it is not exhaustive
 	CutBy      string
 }
@@ -317,7 +331,7 @@ func newExplorer(m *Machine, opts Options) *explorer {
 	x.finalLimit, x.snapLimit = MaxFinalBytes, maxSnapBytes
 	switch {
 	case opts.WholeArrays:
-	case opts.Dep == Dynamic:
+	case opts.Dep == Locals:
 		// An event's cells are those its locals decide (see localSets).
 		x.cells = m.small
 	default:
@@ -349,10 +363,6 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 	info, ok := Lookup(opts.Algo)
 	if !ok {
 		return nil, unknownAlgorithm(opts.Algo)
-	}
-	if info.StaticDep {
-		// A dependency that holds in every state (see Info.StaticDep).
-		opts.Dep = Static
 	}
 	st, rerr := m.Initial()
 	x := newExplorer(m, opts)
@@ -568,12 +578,12 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 
 // sets returns the read and write sets of the next event of process p, as
 // the dependency sees them: its block's static sets with the cells its
-// fixed indices name (see eventSets), or, under the dynamic dependency,
+// fixed indices name (see eventSets), or, under the locals dependency,
 // what its block can touch with p's locals (see localSets). Either depends
 // on the block and p's locals alone, not on the globals. They are shared:
 // callers must not change them.
 func (x *explorer) sets(p *Process) (reads, writes []Loc) {
-	if x.opts.Dep == Dynamic {
+	if x.opts.Dep == Locals {
 		return x.localSets(p.Point.Block, p.Locals)
 	}
 	return x.eventSets(p.Point.Block, p.Locals)

@@ -58,7 +58,7 @@ init { spawn p(N - 1); spawn q(); spawn r(); }
 	if got := st.Value(bFirst + n - 1); got != 8 {
 		t.Errorf("b[N-1] = %d, want 8", got)
 	}
-	for _, dep := range []DepMode{Dynamic, Static} {
+	for _, dep := range []DepMode{Locals, Static} {
 		r, err := Explore(m, Options{Algo: SDPOR, Dep: dep})
 		if err != nil {
 			t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"github.com/icgen/icgen/lang"
 )
 
-// The dynamic dependency (Options.Dep = Dynamic) gives each event the
+// The locals dependency (Options.Dep = Locals) gives each event the
 // locations its block can touch when run by its process with the locals
 // the process has at the event's start, whatever the globals hold: the
 // block is run abstractly, its locals known, every value read from a
@@ -59,7 +59,7 @@ type localSetsEntry struct {
 	reads, writes []Loc
 }
 
-// localSets returns the dynamic sets of the event of block b run by a
+// localSets returns the locals sets of the event of block b run by a
 // process whose locals are locals (see above). They are shared: callers
 // must not change them.
 func (x *explorer) localSets(b *lang.Block, locals []int64) (reads, writes []Loc) {

@@ -79,7 +79,7 @@ func firstProcess(t *testing.T, src string) (*explorer, *Process) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := newExplorer(m, Options{Dep: Dynamic})
+	x := newExplorer(m, Options{Dep: Locals})
 	st, _ := m.Initial()
 	x.st = st
 	return x, st.Procs[0]

@@ -42,7 +42,7 @@ type Machine struct {
 	// processes they may spawn, and those the invariants read.
 	laterReads [][]uint64
 	// cells marks the arrays (by lang.Var.Index) whose cells the static
-	// dependency tells apart (see trackCells); small those the dynamic one
+	// dependency tells apart (see trackCells); small those the locals one
 	// does (every array of at most maxCellArray cells).
 	cells, small []bool
 

@@ -313,9 +313,9 @@ func (x *explorer) reverseNow(i, k int) bool {
 // asleep at E' is a weak initial of v (POPL'14 Alg. 2, line 5). It
 // reports false when the race is not reversible.
 //
-// v's last event is taken with its block's syntactic sets: it has not run
-// where v puts it, and with the dynamic dependency the locations it touches
-// there may differ from those it touched after e (the other events of v
+// v's last event is taken with the sets it has after e (staticEvent): it
+// has not run where v puts it, but its sets depend only on its block and
+// its process's locals, which e does not change (the other events of v
 // run as they did: they do not depend on e).
 //
 // codpor orders v otherwise, when e”s process existed before e: the

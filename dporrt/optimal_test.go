@@ -54,7 +54,7 @@ func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawn
 		e.reads = staticNames(m, ev.Block, ev.Block.Reads, false, pre)
 		e.writes = staticNames(m, ev.Block, ev.Block.Writes, true, pre)
 	} else {
-		r, w := newExplorer(m, Options{Dep: Dynamic}).localSets(ev.Block, pre)
+		r, w := newExplorer(m, Options{Dep: Locals}).localSets(ev.Block, pre)
 		for _, l := range r {
 			e.reads = append(e.reads, m.LocName(l))
 		}
@@ -311,9 +311,6 @@ func checkOptimal(t *testing.T, name string, m *Machine, dep DepMode) bool {
 	}
 	checkClocks(t, name, m, dep, 200000)
 	for _, algo := range []Algorithm{SDPOR, ODPOR} {
-		if info(algo).StaticDep && dep != Static {
-			continue
-		}
 		r, err := Explore(m, Options{Algo: algo, Dep: dep})
 		if err != nil {
 			t.Fatal(err)
@@ -340,7 +337,7 @@ func TestOptimalTestdata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, dep := range []DepMode{Dynamic, Static} {
+		for _, dep := range []DepMode{Locals, Static} {
 			if !checkOptimal(t, name, m, dep) {
 				t.Errorf("%s: too big to count classes", name)
 			}
@@ -372,7 +369,7 @@ func TestOptimalRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, dep := range []DepMode{Dynamic, Static} {
+		for _, dep := range []DepMode{Locals, Static} {
 			if checkOptimal(t, fmt.Sprintf("seed %d", seed), m, dep) {
 				checked++
 			}
@@ -608,7 +605,7 @@ func TestFastMutex(t *testing.T) {
 		t.Fatal(err)
 	}
 	var finals int
-	for _, run := range []Options{{Algo: SDPOR, Dep: Static}, {Algo: SDPOR, Dep: Dynamic}, {Algo: ODPOR, Dep: Static}} {
+	for _, run := range []Options{{Algo: SDPOR, Dep: Static}, {Algo: SDPOR, Dep: Locals}, {Algo: ODPOR, Dep: Static}} {
 		r, err := Explore(m, run)
 		if err != nil {
 			t.Fatal(err)

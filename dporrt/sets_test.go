@@ -329,7 +329,7 @@ func TestExploreEnabled(t *testing.T) {
 	for name, m := range enabledPrograms(t) {
 		for _, info := range Algorithms {
 			algo := info.Name
-			for _, dep := range []DepMode{Dynamic, Static} {
+			for _, dep := range []DepMode{Locals, Static} {
 				levels := 0
 				check := func(x *explorer, depth int) {
 					levels++

@@ -18,7 +18,7 @@ func TestTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, algo := range []Algorithm{DFS, SDPOR} {
-			for _, dep := range []DepMode{Dynamic, Static} {
+			for _, dep := range []DepMode{Locals, Static} {
 				tree := &Tree{MaxNodes: 1 << 20}
 				r, err := Explore(m, Options{Algo: algo, Dep: dep, Tree: tree, MaxStates: 200000})
 				if err != nil {

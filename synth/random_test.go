@@ -223,12 +223,8 @@ func checkICAlgorithms(t *testing.T, name, src string, p *lang.Program, m *dporr
 		if !info.NeedsICs {
 			continue
 		}
-		deps := []dporrt.DepMode{dporrt.Dynamic, dporrt.Static}
-		if info.StaticDep {
-			deps = deps[1:] // Explore would use Static for both
-		}
 		var runs []dporrt.Options
-		for _, dep := range deps {
+		for _, dep := range []dporrt.DepMode{dporrt.Locals, dporrt.Static} {
 			runs = append(runs, dporrt.Options{Algo: info.Name, Dep: dep, ICs: ics})
 			if info.Observers { // the findings alone, then the final states too
 				runs = append(runs, dporrt.Options{Algo: info.Name, Dep: dep, ICs: ics, ObserveFinal: true})

@@ -157,8 +157,10 @@ a second.
 
 Every run is a separate icgen process, so one blow-up cannot take the table
 down; its resident memory is watched and the run is stopped beyond
---max-memory. sdpor uses --dep (static by default, as the papers' tools
-do); ` + staticDepHelp(),
+--max-memory. Every run uses --dep: locals by default; --dep static is the
+papers' tools' setting, where the papers' counts are comparable.
+
+` + depHelp(),
 		Example: `  icgen bench
   icgen bench --table issta19 --timeout 120s
   icgen bench --table issta19 --algos odpor,odpor-cs,odpor-ob,odpor-cs-ob testdata/bench/lw.blk
@@ -180,8 +182,8 @@ do); ` + staticDepHelp(),
 			if !cmd.Flags().Changed("algos") {
 				algos = tab.algos
 			}
-			if dep != "static" && dep != "dynamic" {
-				return badInput("--dep %q: want dynamic or static", dep)
+			if _, err := dporrt.ParseDep(dep); err != nil {
+				return badInput("--dep %q: want locals or static", dep)
 			}
 			var list []string
 			for _, a := range strings.Split(algos, ",") {
@@ -261,7 +263,7 @@ do); ` + staticDepHelp(),
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time budget of each run")
 	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
 	f.StringVar(&format, "format", "md", "output: md, csv or json")
-	f.StringVar(&dep, "dep", "static", "dependency of sdpor: static or dynamic")
+	f.StringVar(&dep, "dep", "locals", "dependency of every algorithm: locals or static (the papers' tools' setting)")
 	f.BoolVar(&noOvf, "assume-no-overflow", false, "cdpor, codpor, codpor-ob: uniformity ignores the overflow guards, as over the papers' mathematical integers, even where no proof says no run overflows (see icgen explore --help)")
 	f.BoolVar(&whole, "whole-arrays", false, "static dependency: every array is one location, as the papers' tools (see icgen explore --help)")
 	f.IntVar(&maxMem, "max-memory", 4096, "stop a run whose resident memory exceeds this many MiB")
@@ -424,9 +426,8 @@ func (b *bencher) run(file, algo string, n int64, icPath string, tick func(time.
 			args = append(args, "--assume-no-overflow")
 			out.NoOverflow = true
 		}
-	} else if !info.StaticDep {
-		args = append(args, "--dep", b.dep) // the others refuse --dep dynamic
 	}
+	args = append(args, "--dep", b.dep)
 	if b.whole {
 		args = append(args, "--whole-arrays")
 	}

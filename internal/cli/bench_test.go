@@ -105,9 +105,8 @@ func TestBench(t *testing.T) {
 	}
 }
 
-// TestBenchChildFailures: bench gives each algorithm only the flags it
-// takes (--dep dynamic, refused by the algorithms that always use the
-// static dependency, goes to sdpor alone), and a run whose child fails
+// TestBenchChildFailures: bench gives each algorithm the flags it takes
+// (--dep goes to every one, under its old name too), and a run whose child fails
 // shows err, not a row of zeros read from the child's error report.
 func TestBenchChildFailures(t *testing.T) {
 	dir := t.TempDir()
@@ -116,7 +115,7 @@ func TestBenchChildFailures(t *testing.T) {
 	out, stderr, code := icgen("bench", "--dep", "dynamic", "--algos", "sdpor,odpor", "--format", "csv", "--sizes", "arr=2", prog)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if f := strings.Split(lines[len(lines)-1], ","); code != ExitOK || len(lines) != 2 || len(f) < 6 || f[2] != "2" || f[5] != "2" {
-		t.Errorf("--dep dynamic: want 2 traces for each algorithm: exit %d\n%s%s", code, out, stderr)
+		t.Errorf("--dep dynamic (locals): want 2 traces for each algorithm: exit %d\n%s%s", code, out, stderr)
 	}
 	out, stderr, code = icgen("bench", "--algos", "sdpor", "--sizes", "arr=0", prog)
 	if code != ExitOK || !strings.Contains(out, "| arr | 0 | err | err | err |") {

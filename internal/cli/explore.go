@@ -53,12 +53,9 @@ Algorithms (--algo):
 The algorithms that use independence constraints (` + strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.NeedsICs }), ", ") + `) take them from
 --ics FILE, or else from the program's proven commute declarations when it
 has some, or else synthesize them first; for pairs whose constraints are not
-exact they fall back on the state comparison. --dep static decides
-dependency by the blocks' syntactic read/write sets, as the papers' tools
-do; the default, dynamic, by what each event's block can touch with its
-process's locals, whatever the globals hold (a branch or an array index
-the locals decide counts one way; see docs/algorithms.md).
-` + staticDepHelp() + `
+exact they fall back on the state comparison.
+
+` + depHelp() + `
 A constraint shows two blocks commute only where the pair's overflow guard
 holds too, so a race is uniformly independent (not reversed) only when no
 other process may write what the constraint or the guard reads, unless no
@@ -139,19 +136,14 @@ interrupted (nothing is written then).`,
 			// the ICs and exploration.
 			start := time.Now()
 			opts := dporrt.Options{Algo: dporrt.Algorithm(algo), MaxTraces: maxTraces, MaxStates: maxStates, StopOnViolation: stop}
-			switch dep {
-			case "dynamic":
-			case "static":
-				opts.Dep = dporrt.Static
-			default:
-				return badInput("--dep %q: want dynamic or static", dep)
+			d, err := dporrt.ParseDep(dep)
+			if err != nil {
+				return badInput("--dep %q: want locals or static", dep)
 			}
+			opts.Dep = d
 			info, ok := dporrt.Lookup(opts.Algo)
 			if !ok {
 				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
-			}
-			if info.StaticDep && opts.Dep != dporrt.Static && cmd.Flags().Changed("dep") {
-				return badInput("--dep %s: %s always uses the static dependency (see --help)", dep, algo)
 			}
 			if asJSON && (dotPath == "-" || svgPath == "-") {
 				return badInput("--json and --%s - both write to stdout: give the tree a file", map[bool]string{true: "dot", false: "svg"}[dotPath == "-"])
@@ -203,7 +195,7 @@ interrupted (nothing is written then).`,
 				switch {
 				case errors.Is(err, errTimedOut):
 					fmt.Fprintf(e.stderr, "icgen: --timeout %s ran out while synthesizing the ICs: nothing was explored\n", timeout)
-					res = &dporrt.Result{Dep: dporrt.Static, Cut: true, CutBy: "timeout"}
+					res = &dporrt.Result{Dep: opts.Dep, Cut: true, CutBy: "timeout"}
 				case err != nil:
 					return toolFailed(ctx, err, "interrupted: nothing explored")
 				}
@@ -211,9 +203,6 @@ interrupted (nothing is written then).`,
 			if res == nil && timeout > 0 {
 				if opts.Timeout = time.Until(deadline); opts.Timeout <= 0 {
 					res = &dporrt.Result{Dep: opts.Dep, Cut: true, CutBy: "timeout"}
-					if info.StaticDep {
-						res.Dep = dporrt.Static
-					}
 				}
 			}
 			if res == nil && prog != nil {
@@ -260,7 +249,7 @@ interrupted (nothing is written then).`,
 	f := cmd.Flags()
 	defineFlag(f, &defs)
 	f.StringVar(&algo, "algo", "sdpor", "algorithm: "+strings.Join(names, ", "))
-	f.StringVar(&dep, "dep", "dynamic", "dependency of sdpor: dynamic (what a block can touch with its process's locals) or static (syntactic sets)")
+	f.StringVar(&dep, "dep", "locals", "dependency: locals (what a block can touch with its process's locals) or static (the blocks' syntactic sets)")
 	f.IntVar(&maxTraces, "max-traces", 0, "stop after this many complete traces (0: no bound)")
 	f.IntVar(&maxStates, "max-states", 0, "stop after this many states (0: no bound); memory then stays in proportion to it (the explored sequence is at most this long), plus at most 256 MiB of final states and 256 MiB of state copies")
 	f.DurationVar(&timeout, "timeout", 0, "stop after this long, counted from the start: loading and IC synthesis included (0: no bound)")
@@ -514,23 +503,21 @@ func algorithmNames(keep func(dporrt.Info) bool) []string {
 	return out
 }
 
-// staticDepHelp says which algorithms always use the static dependency
-// and why.
-func staticDepHelp() string {
-	names := algorithmNames(func(a dporrt.Info) bool { return a.StaticDep })
-	if len(names) == 0 {
-		return ""
-	}
-	list := names[len(names)-1]
-	if len(names) > 1 {
-		list = strings.Join(names[:len(names)-1], ", ") + " and " + list
-	}
-	return list + ` always use the static dependency, as the papers'
-tools do (independence constraints and W(b) are the blocks'); only sdpor
-takes --dep. Neither dependency changes with the values an event reads,
-which the reasoning of every algorithm needs (races, sleep sets and wakeup
-trees judged in one order and used in another): the locations a block
-really touched would not do, and sdpor missed final states with them.
+// depHelp says what the dependencies are and which parts of an algorithm
+// keep the blocks' sets.
+func depHelp() string {
+	return `Every algorithm takes --dep. The default, locals, gives each event what
+its block can touch when run by its process with the locals it has at the
+event's start, whatever the globals hold: a branch or an array index the
+locals decide counts one way. --dep static takes the blocks' syntactic
+read/write sets, as the papers' tools do (dynamic is an old name of
+locals). Neither dependency changes with the values an event reads, which
+the reasoning of every algorithm needs (races, sleep sets and wakeup trees
+judged in one order and used in another): the locations a block really
+touched would not do, and algorithms missed final states with them. The
+parts that reason about blocks rather than events (W(b) and the
+uniformity check of the constraints, what a process may still read) keep
+the blocks' sets under either dependency: see docs/algorithms.md.
 
 The static dependency tells apart the cells of an array that blocks index
 at a fixed index: an expression of literals, params and locals the block

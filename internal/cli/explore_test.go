@@ -40,12 +40,13 @@ func TestExploreCommand(t *testing.T) {
 	// The paper's Example 5 (see synth.TestExample5), over its
 	// mathematical integers: 1 complete trace, 6 events (the paper's 5 and
 	// p.r, blocked: see dporrt's floatingWrites). By default the same: no
-	// run overflows, which the report says.
+	// run overflows, which the report says; the default dependency,
+	// locals, gives the static one's counts here.
 	out, _, code = icgen("explore", "--algo", "cdpor", "--assume-no-overflow", "../../testdata/fig1.blk")
-	if code != ExitOK || !strings.Contains(out, "cdpor (static dependency, assuming no overflow)") || !strings.Contains(out, "complete traces   1") || !strings.Contains(out, "states            6") {
+	if code != ExitOK || !strings.Contains(out, "cdpor (locals dependency, assuming no overflow)") || !strings.Contains(out, "complete traces   1") || !strings.Contains(out, "states            6") {
 		t.Errorf("cdpor --assume-no-overflow on fig1: exit %d\n%s", code, out)
 	}
-	out, _, code = icgen("explore", "--algo", "cdpor", "../../testdata/fig1.blk")
+	out, _, code = icgen("explore", "--algo", "cdpor", "--dep", "static", "../../testdata/fig1.blk")
 	if code != ExitOK || !strings.Contains(out, "cdpor (static dependency, no overflow possible)") || !strings.Contains(out, "complete traces   1") || !strings.Contains(out, "blocked traces    2") || !strings.Contains(out, "states            6") {
 		t.Errorf("cdpor on fig1: exit %d\n%s", code, out)
 	}
@@ -54,8 +55,8 @@ func TestExploreCommand(t *testing.T) {
 	}
 	// csdpor (the CDPOR paper's Example 2): 2 complete traces, p.q.r and
 	// q.r.p, and 2 covered stops.
-	out, _, code = icgen("explore", "--algo", "csdpor", "--json", "../../testdata/fig1.blk")
-	if code != ExitOK || !strings.Contains(out, `"algo": "csdpor"`) || !strings.Contains(out, `"dependency": "static"`) || !strings.Contains(out, `"traces": 2,`) || !strings.Contains(out, `"covered": 2,`) {
+	out, _, code = icgen("explore", "--algo", "csdpor", "--json", "--dep", "dynamic", "../../testdata/fig1.blk")
+	if code != ExitOK || !strings.Contains(out, `"algo": "csdpor"`) || !strings.Contains(out, `"dependency": "locals"`) || !strings.Contains(out, `"traces": 2,`) || !strings.Contains(out, `"covered": 2,`) {
 		t.Errorf("csdpor on fig1: exit %d\n%s", code, out)
 	}
 	// An IC file for another program is refused.
@@ -77,8 +78,6 @@ func TestExploreCommand(t *testing.T) {
 		t.Errorf("bounded: a stopped run must not claim no violations\n%s", out)
 	}
 	for _, bad := range [][]string{{"--algo", "magic"}, {"--dep", "psychic"},
-		// codpor takes no dependency but the static one: not ignored.
-		{"--dep", "dynamic", "--algo", "codpor"},
 		// Both would write to stdout.
 		{"--json", "--dot", "-"}} {
 		_, stderr, code := icgen(append([]string{"explore"}, append(bad, "../../testdata/fig1.blk")...)...)
@@ -121,8 +120,8 @@ func TestExploreCommand(t *testing.T) {
 }
 
 // TestExploreWholeArrays: the static dependency tells apart the cells PS's
-// puts index by their param (odpor explores the 288 traces sdpor explores
-// under the dynamic dependency, the CDPOR paper's SDPOR figure at PS(4));
+// puts index by their param (odpor explores 288 traces, the CDPOR paper's
+// SDPOR figure at PS(4));
 // --whole-arrays takes every array as one location (1152), and the report
 // says so.
 func TestExploreWholeArrays(t *testing.T) {
@@ -137,13 +136,13 @@ func TestExploreWholeArrays(t *testing.T) {
 		traces int
 		whole  bool
 	}{{nil, 288, false}, {[]string{"--whole-arrays"}, 1152, true}} {
-		args := append([]string{"explore", "--algo", "odpor", "--json", "-D", "N=4"}, c.args...)
+		args := append([]string{"explore", "--algo", "odpor", "--dep", "static", "--json", "-D", "N=4"}, c.args...)
 		out, _, code := icgen(append(args, "../../testdata/bench/ps.blk")...)
 		if err := json.Unmarshal([]byte(out), &r); err != nil || code != ExitOK || r.Traces != c.traces || r.Dep != "static" || r.Whole != c.whole {
 			t.Errorf("%v: exit %d, %v, %+v; want %d traces, whole arrays %v", c.args, code, err, r, c.traces, c.whole)
 		}
 	}
-	out, _, code := icgen("explore", "--algo", "odpor", "--whole-arrays", "-D", "N=3", "../../testdata/bench/ps.blk")
+	out, _, code := icgen("explore", "--algo", "odpor", "--dep", "static", "--whole-arrays", "-D", "N=3", "../../testdata/bench/ps.blk")
 	if code != ExitOK || !strings.Contains(out, "odpor (static dependency, whole arrays)") {
 		t.Errorf("text report: exit %d\n%s", code, out)
 	}
