@@ -312,7 +312,7 @@ func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
 	}
 	n := x.seq[k]
 	for j := range i {
-		if !hb(x.seq[j], n) && intersect(writesOf(x.seq[j]), read) {
+		if !hb(x.seq[j], n) && x.intersect(writesOf(x.seq[j]), read) {
 			return true
 		}
 	}

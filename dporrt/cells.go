@@ -19,28 +19,37 @@ import (
 // PS puts to node k and forwarded puts to node k+1 (m[k], got[k]) are then
 // independent, where one location per array made every two puts dependent.
 
-// maxCellArray bounds the arrays whose cells are told apart: a block that
-// indexes such an array at an index not fixed names every cell, so its sets
-// grow with the array.
-const maxCellArray = 64
+// maxCellList bounds the arrays whose every cell a set lists where an event
+// may touch any cell: a larger array stands there as one location,
+// wholeLoc, which meets every cell of the array (see explorer.intersect).
+// Sets then cost in proportion to the cells events touch, whatever the
+// arrays' sizes, and no array is taken whole for its size.
+const maxCellList = 64
 
-// trackCells marks the arrays whose cells the static dependency tells
-// apart: those some block indexes only at fixed indices, up to
-// maxCellArray cells. Any other array is one location, its first.
+// trackCells marks the arrays whose cells the dependencies tell apart: the
+// static one those some block indexes only at fixed indices, the locals
+// one every array. Any other array is one location, its first.
 func (m *Machine) trackCells() {
 	m.cells = make([]bool, len(m.Prog.Globals))
-	m.small = make([]bool, len(m.Prog.Globals))
+	m.arrays = make([]bool, len(m.Prog.Globals))
 	for _, g := range m.Prog.Globals {
-		m.small[g.Index] = g.Type == lang.IntArray && m.size[g.Index] <= maxCellArray
+		m.arrays[g.Index] = g.Type == lang.IntArray
 	}
 	for _, b := range m.Prog.Blocks {
 		for _, c := range b.Cells {
-			if m.size[c.Array.Index] <= maxCellArray {
-				m.cells[c.Array.Index] = true
-			}
+			m.cells[c.Array.Index] = true
 		}
 	}
 }
+
+// wholeLoc is the location that stands in a set for every cell of the
+// array of index g, an array of more than maxCellList cells whose cells
+// are told apart. It is negative, so a sorted set lists such locations
+// first, and is not a location of the store.
+func wholeLoc(g int) Loc { return Loc(-1 - g) }
+
+// wholeGlobal is the index of the array wholeLoc stands for.
+func wholeGlobal(l Loc) int { return int(-1 - l) }
 
 // key is the location that stands for cell l in the static sets: l, for a
 // scalar or an array whose cells are told apart, else the array's first
@@ -53,28 +62,43 @@ func (x *explorer) key(l Loc) Loc {
 	return Loc(x.m.offset[g])
 }
 
-// split reports whether the static dependency tells apart the cells of
-// the global of index g.
+// split reports whether the dependency tells apart the cells of the
+// global of index g.
 func (x *explorer) split(g int) bool { return x.cells != nil && x.cells[g] }
 
 // staticLocs returns the static locations of the globals of vs, sorted: a
-// scalar's location, every cell of an array whose cells are told apart,
-// the first location of any other array.
+// scalar's location, every location of each array (see wholeLocs).
 func (x *explorer) staticLocs(vs []*lang.Var) []Loc {
 	var out []Loc
 	for _, v := range vs {
 		if v.Kind != lang.Global {
 			continue
 		}
-		first, n := x.m.GlobalLocs(v)
-		if !x.split(v.Index) {
-			n = 1
-		}
-		for c := range n {
-			out = append(out, first+Loc(c))
-		}
+		out = x.wholeLocs(out, v.Index)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// wholeLocs appends to out the locations that stand for every cell of the
+// global of index g: a scalar's location; for an array whose cells are
+// told apart, its cells, or wholeLoc past maxCellList cells; the first
+// location of any other array.
+func (x *explorer) wholeLocs(out []Loc, g int) []Loc {
+	first, n := Loc(x.m.offset[g]), x.m.size[g]
+	limit := maxCellList
+	if x.opts.cellList > 0 {
+		limit = x.opts.cellList
+	}
+	switch {
+	case !x.split(g):
+		n = 1
+	case n > limit:
+		return append(out, wholeLoc(g))
+	}
+	for c := range n {
+		out = append(out, first+Loc(c))
+	}
 	return out
 }
 
@@ -130,9 +154,8 @@ func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []Loc
 			continue
 		}
 		nr, nw := len(c.Reads), len(c.Writes)
-		first, n := x.m.GlobalLocs(c.Array)
-		reads = withCells(reads, first, n, key[k:k+nr])
-		writes = withCells(writes, first, n, key[k+nr:k+nr+nw])
+		reads = x.withCells(reads, c.Array.Index, key[k:k+nr])
+		writes = x.withCells(writes, c.Array.Index, key[k+nr:k+nr+nw])
 		k += nr + nw
 	}
 	if x.cellCache == nil {
@@ -167,12 +190,13 @@ func (x *explorer) cellsAt(g *lang.Var, idx []lang.Expr, fr *frame, out []Loc) (
 	return out, true
 }
 
-// withCells returns the sorted set locs with its locations in
-// [first, first+n) replaced by cells, in a new slice.
-func withCells(locs []Loc, first Loc, n int, cells []Loc) []Loc {
+// withCells returns the sorted set locs with the locations of the array of
+// index g (its cells, or its wholeLoc) replaced by cells, in a new slice.
+func (x *explorer) withCells(locs []Loc, g int, cells []Loc) []Loc {
+	first, n := Loc(x.m.offset[g]), Loc(x.m.size[g])
 	out := make([]Loc, 0, len(locs)+len(cells))
 	for _, l := range locs {
-		if l < first || l >= first+Loc(n) {
+		if l != wholeLoc(g) && (l < first || l >= first+n) {
 			out = append(out, l)
 		}
 	}

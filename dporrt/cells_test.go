@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -65,8 +66,16 @@ func checkSets(t *testing.T, name string, m *Machine, dep DepMode, bound int) (r
 	}
 	x.st = st
 	steps := 0
+	// within: every location of a is in b, or a cell of an array whose
+	// wholeLoc b has.
 	within := func(a, b []Loc) bool {
-		return !slices.ContainsFunc(a, func(l Loc) bool { _, ok := slices.BinarySearch(b, l); return !ok })
+		return !slices.ContainsFunc(a, func(l Loc) bool {
+			_, ok := slices.BinarySearch(b, l)
+			if !ok && l >= 0 {
+				_, ok = slices.BinarySearch(b, wholeLoc(m.global(l)))
+			}
+			return !ok
+		})
 	}
 	var walk func()
 	walk = func() {
@@ -86,7 +95,7 @@ func checkSets(t *testing.T, name string, m *Machine, dep DepMode, bound int) (r
 				{"wrote", x.scratch.Writes, ev.writes, x.blockSets(ev.block)[1]},
 			} {
 				for _, l := range set.did {
-					if _, ok := slices.BinarySearch(set.sets, x.key(l)); !ok {
+					if !within([]Loc{x.key(l)}, set.sets) {
 						t.Fatalf("%s: block %s %s %s, not in its %s sets %v", name, ev.block.ID, set.what, m.LocName(l), dep, set.sets)
 					}
 				}
@@ -112,4 +121,52 @@ func checkSets(t *testing.T, name string, m *Machine, dep DepMode, bound int) (r
 	}
 	walk()
 	return refined, finer
+}
+
+// TestWholeLocExact checks that a whole array standing as its wholeLoc is
+// the same dependency as the list of its cells: every algorithm, under
+// both dependencies, explores exactly the same with every array of more
+// than one cell taken by its wholeLoc (Options.cellList = 1) as with the
+// cells listed, on the example programs with arrays and on generated ones.
+func TestWholeLocExact(t *testing.T) {
+	t.Parallel()
+	var progs []*Machine
+	var names []string
+	for f, params := range map[string]map[string]int64{"../testdata/arrays.blk": nil, "../testdata/bench/ps.blk": {"N": 3},
+		"../testdata/bench/lastzero.blk": {"N": 3}, "../testdata/bench/indexer.blk": {"N": 12, "SIZE": 16}} {
+		m, err := New(compileFile(t, f), params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs, names = append(progs, m), append(names, filepath.Base(f))
+	}
+	first, last := testsize.Seeds(12, 150)
+	for seed := first; seed <= last; seed++ {
+		o := randomOptions[seed%uint64(len(randomOptions))]
+		o.Arrays = true
+		m, err := New(compileSrc(t, progen.Generate(seed, o)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs, names = append(progs, m), append(names, fmt.Sprintf("seed %d", seed))
+	}
+	for k, m := range progs {
+		for _, info := range Algorithms {
+			for _, dep := range []DepMode{Locals, Static} {
+				opts := Options{Algo: info.Name, Dep: dep, MaxStates: 4000, ObserveFinal: info.Observers}
+				a, err := Explore(m, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.cellList = 1
+				b, err := Explore(m, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Stats.Traces != b.Stats.Traces || a.Blocked != b.Blocked || a.States != b.States || a.Covered != b.Covered || a.FinalCount != b.FinalCount || len(a.Findings) != len(b.Findings) {
+					t.Errorf("%s: %s (%s dependency): %+v with the cells listed, %+v by wholeLoc", names[k], info.Name, dep, a.Stats, b.Stats)
+				}
+			}
+		}
+	}
 }

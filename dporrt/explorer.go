@@ -85,7 +85,10 @@ type Options struct {
 	// then the guards hold wherever a constraint is used, and this rule is
 	// taken without the option.
 	AssumeNoOverflow bool
-	_                struct{}
+	// cellList, when positive, replaces maxCellList (the tests lower it,
+	// so that small arrays stand whole by their wholeLoc).
+	cellList int
+	_        struct{}
 }
 
 // Stats are the counts of an exploration.
@@ -333,7 +336,7 @@ func newExplorer(m *Machine, opts Options) *explorer {
 	case opts.WholeArrays:
 	case opts.Dep == Locals:
 		// An event's cells are those its locals decide (see localSets).
-		x.cells = m.small
+		x.cells = m.arrays
 	default:
 		x.cells = m.cells
 	}

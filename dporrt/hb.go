@@ -2,6 +2,7 @@ package dporrt
 
 import (
 	"slices"
+	"sort"
 )
 
 // This file holds the dependency between events and the happens-before
@@ -14,29 +15,75 @@ import (
 // With observers, two writes of a location conflict only when observed
 // (see observers.go).
 func (x *explorer) dependent(a, b *event) bool {
-	if beyondWrites(a, b) {
+	if x.beyondWrites(a, b) {
 		return true
 	}
 	if x.observing {
-		return writeWriteObserved(a, b)
+		return x.writeWriteObserved(a, b)
 	}
-	return intersect(a.writes, b.writes)
+	return x.intersect(a.writes, b.writes)
 }
 
 // beyondWrites reports whether a and b conflict otherwise than by writing a
 // common location.
-func beyondWrites(a, b *event) bool {
+func (x *explorer) beyondWrites(a, b *event) bool {
 	if a.pid == b.pid || a.err != nil || b.err != nil {
 		return true
 	}
 	if slices.Contains(a.spawn, b.pid) || slices.Contains(b.spawn, a.pid) {
 		return true
 	}
-	return intersect(a.writes, b.reads) || intersect(a.reads, b.writes)
+	return x.intersect(a.writes, b.reads) || x.intersect(a.reads, b.writes)
 }
 
-// intersect reports whether two sorted location lists share an element.
-func intersect(a, b []Loc) bool {
+// intersect reports whether two sorted location sets meet: share a
+// location, or one has the wholeLoc of an array the other has the wholeLoc
+// or a cell of. The wholeLocs come first in a sorted set (they are
+// negative); without them this is a merge.
+func (x *explorer) intersect(a, b []Loc) bool {
+	if len(a) > 0 && a[0] < 0 || len(b) > 0 && b[0] < 0 {
+		if x.wholeMeets(a, b) || x.wholeMeets(b, a) {
+			return true
+		}
+		a, b = cellsOf(a), cellsOf(b)
+	}
+	return intersectCells(a, b)
+}
+
+// wholeMeets reports whether a wholeLoc of a meets b: b has it too, or a
+// cell of its array.
+func (x *explorer) wholeMeets(a, b []Loc) bool {
+	cells := cellsOf(b)
+	for _, l := range a {
+		if l >= 0 {
+			break
+		}
+		if slices.Contains(b[:len(b)-len(cells)], l) {
+			return true
+		}
+		g := wholeGlobal(l)
+		first, end := Loc(x.m.offset[g]), Loc(x.m.offset[g]+x.m.size[g])
+		if i := sort.Search(len(cells), func(i int) bool { return cells[i] >= first }); i < len(cells) && cells[i] < end {
+			return true
+		}
+	}
+	return false
+}
+
+// cellsOf returns the sorted set a without its wholeLocs.
+func cellsOf(a []Loc) []Loc {
+	i := sort.Search(len(a), func(i int) bool { return a[i] >= 0 })
+	return a[i:]
+}
+
+// touches reports whether the sorted set a meets location l.
+func (x *explorer) touches(a []Loc, l Loc) bool {
+	return x.intersect(a, []Loc{l})
+}
+
+// intersectCells reports whether two sorted location lists share an
+// element.
+func intersectCells(a, b []Loc) bool {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		switch {

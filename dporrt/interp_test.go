@@ -32,7 +32,15 @@ func globals(st *State) map[string]int64 {
 func locNames(m *Machine, ls []Loc) []string {
 	out := []string{}
 	for _, l := range ls {
-		out = append(out, m.LocName(l))
+		if l >= 0 {
+			out = append(out, m.LocName(l))
+			continue
+		}
+		// A wholeLoc, by every cell of its array.
+		first, n := m.GlobalLocs(m.Prog.Globals[wholeGlobal(l)])
+		for c := range n {
+			out = append(out, m.LocName(first+Loc(c)))
+		}
 	}
 	return out
 }

@@ -251,15 +251,10 @@ func (a *absRun) cell(locs *[]Loc, g *lang.Var, i absVal) bool {
 	return true
 }
 
-// whole adds to *locs the keys of every cell of array g.
+// whole adds to *locs the locations of every cell of array g (see
+// wholeLocs).
 func (a *absRun) whole(locs *[]Loc, g *lang.Var) {
-	first, n := a.x.m.GlobalLocs(g)
-	if !a.x.split(g.Index) {
-		n = 1
-	}
-	for c := range n {
-		*locs = append(*locs, first+Loc(c))
-	}
+	*locs = a.x.wholeLocs(*locs, g.Index)
 }
 
 // eval evaluates e abstractly, noting the locations it may read; ok is
@@ -420,7 +415,7 @@ func (a *absRun) invariants() {
 // writesGlobal reports whether the run may write a location of global g.
 func (a *absRun) writesGlobal(g *lang.Var) bool {
 	first, n := a.x.m.GlobalLocs(g)
-	return slices.ContainsFunc(a.writes, func(l Loc) bool { return l >= first && l < first+Loc(n) })
+	return slices.ContainsFunc(a.writes, func(l Loc) bool { return l == wholeLoc(g.Index) || l >= first && l < first+Loc(n) })
 }
 
 // sets returns the run's reads and writes, sorted and without repeats.

@@ -32,7 +32,8 @@ func TestLocalSets(t *testing.T) {
 		{"a func's writes", "h(v);", "0", "", "y"},
 		{"a func's other branch", "h(v);", "1", "", "x"},
 		{"an await guard", "await(x > v); y = 1;", "0", "x", "y"},
-		{"big arrays whole", "big[v] = 1;", "3", "", "big[0]"},
+		{"big arrays by cell", "big[v] = 1;", "3", "", "big[3]"},
+		{"big arrays whole", "big[x] = 1;", "3", "x", "big[*]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := decls + "func h(int c) { if (c > 0) { x = 1; } else { y = 1; } }\n" +

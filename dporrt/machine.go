@@ -42,9 +42,9 @@ type Machine struct {
 	// processes they may spawn, and those the invariants read.
 	laterReads [][]uint64
 	// cells marks the arrays (by lang.Var.Index) whose cells the static
-	// dependency tells apart (see trackCells); small those the locals one
-	// does (every array of at most maxCellArray cells).
-	cells, small []bool
+	// dependency tells apart (see trackCells); arrays those the locals one
+	// does (every array).
+	cells, arrays []bool
 
 	pids *pidTable // the process ids of its states
 
@@ -222,6 +222,12 @@ func (m *Machine) global(l Loc) int {
 // locs, sorted; it looks up each global once.
 func (m *Machine) markVars(locs []Loc, bits []uint64) {
 	for k := 0; k < len(locs); {
+		if l := locs[k]; l < 0 { // see wholeLoc
+			g := wholeGlobal(l)
+			bits[g/64] |= 1 << (g % 64)
+			k++
+			continue
+		}
 		g := m.global(locs[k])
 		bits[g/64] |= 1 << (g % 64)
 		end := Loc(m.offset[g] + m.size[g])
@@ -261,8 +267,12 @@ func (m *Machine) constEval(e lang.Expr) (int64, error) {
 // element of an array.
 type Loc int32
 
-// LocName renders a location as "x" or "a[3]".
+// LocName renders a location as "x" or "a[3]", or "a[*]" for an array's
+// wholeLoc.
 func (m *Machine) LocName(l Loc) string {
+	if l < 0 {
+		return m.Prog.Globals[wholeGlobal(l)].Name + "[*]"
+	}
 	g := m.Prog.Globals[m.global(l)]
 	if g.Type != lang.IntArray {
 		return g.Name

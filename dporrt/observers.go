@@ -41,8 +41,8 @@ import (
 // writeWriteObserved reports whether a and b, which neither read what the
 // other writes, are dependent through a location both write and one of
 // them wrote for an observer.
-func writeWriteObserved(a, b *event) bool {
-	return intersect(a.writes, b.observed) || intersect(a.observed, b.writes)
+func (x *explorer) writeWriteObserved(a, b *event) bool {
+	return x.intersect(a.writes, b.observed) || x.intersect(a.observed, b.writes)
 }
 
 // observe sets the observed locations of every event of the sequence:
@@ -62,15 +62,33 @@ func (x *explorer) observe(final bool) {
 	for _, ev := range x.seq {
 		ev.observed, ev.readFrom = ev.observed[:0], ev.readFrom[:0]
 	}
-	for k, ev := range x.seq {
-		for _, g := range ev.reads {
-			for w := range live[g] {
-				if w != k {
-					mark(w, g)
-					ev.readFrom = append(ev.readFrom, observation{w, g})
+	// readers calls f with each writer whose value is live in a location
+	// read set r names (a wholeLoc names every cell of its array).
+	readers := func(r []Loc, f func(w int, g Loc)) {
+		for _, g := range r {
+			if g >= 0 {
+				for w := range live[g] {
+					f(w, g)
+				}
+				continue
+			}
+			a := wholeGlobal(g)
+			for c, ws := range live {
+				if x.m.global(c) == a {
+					for w := range ws {
+						f(w, c)
+					}
 				}
 			}
 		}
+	}
+	for k, ev := range x.seq {
+		readers(ev.reads, func(w int, g Loc) {
+			if w != k {
+				mark(w, g)
+				ev.readFrom = append(ev.readFrom, observation{w, g})
+			}
+		})
 		for _, c := range ev.wrote {
 			g := x.key(c)
 			if live[g] == nil {
@@ -105,11 +123,7 @@ func (x *explorer) observe(final bool) {
 			continue
 		}
 		r, _ := x.staticSets(p.Point.Block)
-		for _, g := range r {
-			for w := range live[g] {
-				mark(w, g)
-			}
-		}
+		readers(r, mark)
 	}
 	for _, ev := range x.seq {
 		slices.Sort(ev.observed)
@@ -163,7 +177,7 @@ func (x *explorer) observedRaces() {
 		} else {
 			x.seq[k].handled = append(x.seq[k].handled, fp)
 		}
-		ww := !beyondWrites(x.seq[i], x.seq[k]) // two writes, dependent for an observer
+		ww := !x.beyondWrites(x.seq[i], x.seq[k]) // two writes, dependent for an observer
 		switch {
 		case x.check != nil && ww:
 			x.reverseObservedCS(i, k)
@@ -343,10 +357,10 @@ func (x *explorer) observedWI(d *event, u []*event) (int, bool) {
 	}
 	var obs [][]Loc
 	for b, c := range pairs {
-		if beyondWrites(seq[b], seq[c]) {
+		if x.beyondWrites(seq[b], seq[c]) {
 			return a, false
 		}
-		if !intersect(seq[b].writes, seq[c].writes) {
+		if !x.intersect(seq[b].writes, seq[c].writes) {
 			continue
 		}
 		if obs == nil {
@@ -362,10 +376,10 @@ func (x *explorer) observedWI(d *event, u []*event) (int, bool) {
 // dependentObserved reports whether seq[a] and seq[b] (a < b) are
 // dependent under the observer dependency whose observed writes are obs.
 func (x *explorer) dependentObserved(seq []*event, obs [][]Loc, a, b int) bool {
-	if beyondWrites(seq[a], seq[b]) {
+	if x.beyondWrites(seq[a], seq[b]) {
 		return true
 	}
-	return intersect(seq[a].writes, obs[b]) || intersect(obs[a], seq[b].writes)
+	return x.intersect(seq[a].writes, obs[b]) || x.intersect(obs[a], seq[b].writes)
 }
 
 // observedIn returns, for each event of seq, the globals it writes that
@@ -497,12 +511,12 @@ func (x *explorer) guardLocs(b *lang.Block) []Loc {
 // values; the differential tests back this.
 func (x *explorer) mayBeObserved(seq []*event, waits []wait, a int, g Loc) bool {
 	for _, w := range waits {
-		if w.from <= a+1 && a < w.to && slices.Contains(w.reads, g) {
+		if w.from <= a+1 && a < w.to && x.touches(w.reads, g) {
 			return true
 		}
 	}
 	for b := a + 1; b < len(seq); b++ {
-		if slices.Contains(seq[b].reads, g) {
+		if x.touches(seq[b].reads, g) {
 			return true
 		}
 		if x.overwrites(seq[b], g) {

@@ -139,7 +139,7 @@ func (x *explorer) asleepForGood(f *level) bool {
 func (x *explorer) meetsNoBlock(r, w []Loc) bool {
 	for _, b := range x.m.Prog.Blocks {
 		br, bw := x.staticSets(b)
-		if intersect(r, bw) || intersect(w, bw) || intersect(w, br) {
+		if x.intersect(r, bw) || x.intersect(w, bw) || x.intersect(w, br) {
 			return false
 		}
 	}
@@ -243,7 +243,7 @@ func (x *explorer) floatingBefore(p, q *event) bool {
 		return false
 	}
 	for j, ev := range x.seq {
-		if !intersect(writesOf(ev), read) {
+		if !x.intersect(writesOf(ev), read) {
 			continue
 		}
 		before := false
@@ -671,7 +671,7 @@ func (x *explorer) observersOf(i, k int) []int {
 	var obs []int
 	for j := k + 1; j < len(x.seq); j++ {
 		for _, r := range x.seq[j].readFrom {
-			if r.writer == k && slices.Contains(e.writes, r.global) {
+			if r.writer == k && x.touches(e.writes, r.global) {
 				obs = append(obs, j)
 				break
 			}

@@ -592,7 +592,7 @@ func (x *explorer) reversible(i, k int) bool {
 	if n.block.Point.Guard == nil {
 		return true
 	}
-	if !n.virtual && !intersect(e.writes, x.guardReads(n)) {
+	if !n.virtual && !x.intersect(e.writes, x.guardReads(n)) {
 		return true
 	}
 	if n.virtual {
@@ -664,7 +664,7 @@ func (x *explorer) disabler(i, k int) int {
 		if prev > j && hb(e, x.seq[prev]) {
 			continue // e''s process reaches e' only after w
 		}
-		if intersect(e.writes, reads) && x.enabledAfter(j, x.notdepPIDs(j, k), n.pid) {
+		if x.intersect(e.writes, reads) && x.enabledAfter(j, x.notdepPIDs(j, k), n.pid) {
 			return j
 		}
 	}
@@ -742,7 +742,7 @@ func (x *explorer) pollPast(i int, n *event, pos []int, k int) {
 // (N = 5: 562 sleep-set-blocked traces for 120 complete, 4,688 events
 // against 2,011).
 func (x *explorer) writtenBefore(i int, n *event, pos []int) bool {
-	writes := func(a *event) bool { return a.pid != n.pid && !a.virtual && intersect(a.writes, n.reads) }
+	writes := func(a *event) bool { return a.pid != n.pid && !a.virtual && x.intersect(a.writes, n.reads) }
 	for _, a := range x.seq[:i] {
 		if writes(a) {
 			return true
@@ -768,7 +768,7 @@ func (x *explorer) pastWriters(i int, n *event, pos []int, k int) ([]*event, boo
 	for _, j := range pos {
 		a := x.seq[j]
 		late := slices.ContainsFunc(out, func(w *event) bool { return hb(w, a) })
-		if !late && (a.pid == n.pid || !intersect(a.writes, n.reads)) {
+		if !late && (a.pid == n.pid || !x.intersect(a.writes, n.reads)) {
 			keep = append(keep, j)
 			continue
 		}

@@ -55,12 +55,7 @@ func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawn
 		e.writes = staticNames(m, ev.Block, ev.Block.Writes, true, pre)
 	} else {
 		r, w := newExplorer(m, Options{Dep: Locals}).localSets(ev.Block, pre)
-		for _, l := range r {
-			e.reads = append(e.reads, m.LocName(l))
-		}
-		for _, l := range w {
-			e.writes = append(e.writes, m.LocName(l))
-		}
+		e.reads, e.writes = locNames(m, r), locNames(m, w)
 	}
 	// Happens-before: every earlier event e depends on, and everything
 	// that happens before those.

@@ -522,8 +522,8 @@ the blocks' sets under either dependency: see docs/algorithms.md.
 The static dependency tells apart the cells of an array that blocks index
 at a fixed index: an expression of literals, params and locals the block
 does not assign (put(k, v) writing m[k]), known before the block runs. A
-block that indexes an array otherwise names the whole array (arrays over
-64 cells are always whole). --whole-arrays takes every array as one
+block that indexes an array otherwise names the whole array, of any size
+in one location. --whole-arrays takes every array as one
 location, as the papers' tools do, under either dependency.`
 }
 
