@@ -499,15 +499,17 @@ func (x *explorer) localsUniform(i int, ref pairRef, e, n *event) bool {
 // staticEvent is a copy of ev with the sets it has wherever it runs (see
 // explorer.sets), as an entry of a sleep sequence or a wakeup tree: only
 // its process, block and sets are used there. An event's sets are those,
-// but for a blocked process's virtual event, which reads only.
+// but for a blocked process's virtual event, which reads only, and a
+// failed compare-and-swap, which wrote nothing (see restrictWrites).
 func (x *explorer) staticEvent(ev *event) *event {
 	r, w := staticSetsOf(ev)
 	return &event{proc: ev.proc, pid: ev.pid, block: ev.block, reads: r, writes: w, spawn: ev.spawn}
 }
 
 // staticSetsOf returns the locations ev's block may read and write
-// wherever it runs: its sets, or for a blocked process's virtual event,
-// which reads only its guard's, its block's.
+// wherever it runs: its sets, or ev.sets where its own are fewer (a
+// blocked process's virtual event, which reads only its guard's, and a
+// failed compare-and-swap).
 func staticSetsOf(ev *event) (r, w []Loc) {
 	if ev.sets != nil {
 		return ev.sets[0], ev.sets[1]

@@ -255,8 +255,10 @@ type event struct {
 	dropped bool
 	handled []uint64   // the races with this second event reversed (with observers: see raceFingerprint)
 	judged  []judgment // codpor-ob's verdicts on its races (see uniformRace)
-	// sets are the static read and write sets of a blocked process's
-	// virtual event, whose reads are only its guard's (see staticEvent).
+	// sets are the read and write sets the event has wherever it runs,
+	// where its own are fewer: a blocked process's virtual event, whose
+	// reads are only its guard's, and a compare-and-swap that failed (see
+	// restrictWrites and staticEvent).
 	sets *[2][]Loc
 }
 
@@ -552,6 +554,9 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 	x.events++
 	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre, id: x.events}
 	ev.reads, ev.writes = reads, writes
+	if x.opts.Dep == Locals && e.Err == nil && len(writes) > 0 {
+		x.restrictWrites(ev, e.Writes)
+	}
 	if x.info.Observers {
 		ev.wrote = slices.Clone(e.Writes)
 	}
@@ -590,6 +595,37 @@ func (x *explorer) sets(p *Process) (reads, writes []Loc) {
 		return x.localSets(p.Point.Block, p.Locals)
 	}
 	return x.eventSets(p.Point.Block, p.Locals)
+}
+
+// restrictWrites drops from the write set of ev, an event of the sequence
+// that raised no runtime error, the one location its block reads where it
+// did not write it: a compare-and-swap that failed only reads. The sets ev
+// has wherever it runs stay in ev.sets (see staticEvent).
+//
+// It applies only to an event whose sets read one location L, which they
+// may write: all it does (what it writes, whether it fails) is decided by
+// its process's locals and the value of L, so an event that changes what
+// it does writes L, and is dependent on every event that touches L. The
+// order of the events that touch L is then the same in every trace of a
+// class, and changes only where the exploration reverses a race on L; an
+// event moved before a write it read is the reversed event of a race, and
+// every event of a reversal takes the sets it has wherever it runs. Where
+// the event reads more, whether it writes L can be decided by a location
+// whose writers are independent of the events that touch L, and the races
+// of L's order in one trace are not those of another
+// (dporrt/testdata/regress/sdpor-dynamic.blk: p0's write lands on the cell
+// p3 writes only before p2 sets g1).
+func (x *explorer) restrictWrites(ev *event, wrote []Loc) {
+	if len(ev.reads) != 1 || ev.reads[0] < 0 {
+		return
+	}
+	l := ev.reads[0]
+	at, ok := slices.BinarySearch(ev.writes, l)
+	if !ok || slices.ContainsFunc(wrote, func(c Loc) bool { return x.key(c) == l }) {
+		return
+	}
+	ev.sets = &[2][]Loc{ev.reads, ev.writes}
+	ev.writes = slices.Delete(slices.Clone(ev.writes), at, at+1)
 }
 
 // staticSets returns the global locations a block may read and write, as

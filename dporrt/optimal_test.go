@@ -56,6 +56,11 @@ func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawn
 	} else {
 		r, w := newExplorer(m, Options{Dep: Locals}).localSets(ev.Block, pre)
 		e.reads, e.writes = locNames(m, r), locNames(m, w)
+		if len(r) == 1 && r[0] >= 0 && ev.Err == nil && slices.Contains(w, r[0]) && !slices.Contains(ev.Writes, r[0]) {
+			// An event that reads one location and did not write it
+			// only reads it: a failed compare-and-swap.
+			e.writes = locNames(m, slices.DeleteFunc(slices.Clone(w), func(l Loc) bool { return l == r[0] }))
+		}
 	}
 	// Happens-before: every earlier event e depends on, and everything
 	// that happens before those.
@@ -620,5 +625,58 @@ func TestFastMutex(t *testing.T) {
 	got, ok := exploredClasses(t, m, ODPOR, Static, 1<<22)
 	if !ok || len(got) != classes {
 		t.Errorf("odpor's complete traces fall into %d classes, want %d", len(got), classes)
+	}
+}
+
+// TestLiteratureCounts holds odpor and odpor-ob, under the default
+// dependency, to the trace counts the stateless model checking literature
+// publishes for its programs (per-access dependencies, a failed
+// compare-and-swap a read), and where dfs is small enough to the oracle's
+// classes: lastzero, (N + 3) * 2^(N - 2); indexer, 8^(N - 11) past 11
+// threads; compare-and-swap blocks, 5 for a writer and two (cas.blk) and
+// 14 for a chain of four (cas-chain.blk). No trace is sleep-set blocked.
+func TestLiteratureCounts(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		file   string
+		params map[string]int64
+		want   int
+	}{
+		{"../testdata/cas.blk", nil, 5},
+		{"../testdata/cas-chain.blk", map[string]int64{"N": 4}, 14},
+		{"../testdata/bench/indexer.blk", map[string]int64{"N": 12}, 8},
+	}
+	for n := int64(3); n <= int64(testsize.Pick(5, 8)); n++ {
+		cases = append(cases, struct {
+			file   string
+			params map[string]int64
+			want   int
+		}{"../testdata/bench/lastzero.blk", map[string]int64{"N": n}, int(n+3) << (n - 2)})
+	}
+	if !testing.Short() {
+		cases = append(cases, struct {
+			file   string
+			params map[string]int64
+			want   int
+		}{"../testdata/bench/indexer.blk", map[string]int64{"N": 13}, 64})
+	}
+	for _, c := range cases {
+		m, err := New(compileFile(t, c.file), c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%s %v", filepath.Base(c.file), c.params)
+		if n, ok := classes(m, Locals, 200000); ok && n != c.want {
+			t.Errorf("%s: the oracle counts %d classes, the literature %d", name, n, c.want)
+		}
+		for _, algo := range []Algorithm{ODPOR, ODPOB} {
+			r, err := Explore(m, Options{Algo: algo})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Traces != c.want || r.Blocked != 0 {
+				t.Errorf("%s: %s explores %d complete traces and %d sleep-set-blocked ones, want %d and none", name, algo, r.Traces, r.Blocked, c.want)
+			}
+		}
 	}
 }
