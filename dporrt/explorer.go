@@ -616,16 +616,27 @@ func (x *explorer) sets(p *Process) (reads, writes []Loc) {
 // (dporrt/testdata/regress/sdpor-dynamic.blk: p0's write lands on the cell
 // p3 writes only before p2 sets g1).
 func (x *explorer) restrictWrites(ev *event, wrote []Loc) {
-	if len(ev.reads) != 1 || ev.reads[0] < 0 {
+	if !compareAndSwap(ev.reads, ev.writes) {
 		return
 	}
 	l := ev.reads[0]
-	at, ok := slices.BinarySearch(ev.writes, l)
-	if !ok || slices.ContainsFunc(wrote, func(c Loc) bool { return x.key(c) == l }) {
+	at, _ := slices.BinarySearch(ev.writes, l)
+	if slices.ContainsFunc(wrote, func(c Loc) bool { return x.key(c) == l }) {
 		return
 	}
 	ev.sets = &[2][]Loc{ev.reads, ev.writes}
 	ev.writes = slices.Delete(slices.Clone(ev.writes), at, at+1)
+}
+
+// compareAndSwap reports whether sets that read reads and write writes are
+// those of a compare-and-swap: they read one location, which they may
+// write (see restrictWrites).
+func compareAndSwap(reads, writes []Loc) bool {
+	if len(reads) != 1 || reads[0] < 0 {
+		return false
+	}
+	_, ok := slices.BinarySearch(writes, reads[0])
+	return ok
 }
 
 // staticSets returns the global locations a block may read and write, as

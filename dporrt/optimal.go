@@ -504,7 +504,8 @@ func (x *explorer) maySleep(i int) map[PID]bool {
 }
 
 // failsWhere settles, for each event of v (to run from level i), whether
-// it raises a runtime error where v puts it, by running v from
+// it raises a runtime error, and what a compare-and-swap writes, where v
+// puts it, by running v from
 // s[seq[:i]]: an error makes an event dependent on every event (it ends
 // the execution), but the same block run elsewhere may fail where it did
 // not, or not where it did. The events of v are the same events wherever
@@ -520,33 +521,53 @@ func (x *explorer) maySleep(i int) map[PID]bool {
 //     and v was dropped as redundant, though the explored trace of that
 //     process ran an event v's error leaves undone: odpor-cs-ob missed a
 //     final state (dporrt/testdata/regress/ob-moved-error.blk).
+//   - A compare-and-swap (see restrictWrites) may fail where v puts it and
+//     not where it ran, or the other way: it takes the writes it makes
+//     there. With the sets it had where it ran, or its potential writes,
+//     the wakeup tree held an event other than the one that runs: a
+//     branch made for a writer ran a failed compare-and-swap, a reader
+//     went asleep below it, and the reversals the leaf took in were made
+//     again below it only to be found redundant against that sleeper
+//     (dporrt/testdata/regress/cas-wakeup-sets.blk, 11 of dfs's 12 final
+//     states; cas-wakeup-class.blk, 11 of 12 classes).
 //
 // An error found is always kept; one that does not recur is cleared only
 // when v runs to its end (a v that cannot run as a whole keeps its
 // errors).
 func (x *explorer) failsWhere(i int, v []*event) {
-	var errs []*RuntimeError // where v puts them, for the events that ran
+	var ran []*event // the events of v as they run where v puts them
 	x.detour(i, false, func() {
 		for _, ev := range v {
 			if p := x.procIndex(ev.pid); p < 0 || !x.st.Enabled(p) {
 				return
 			}
-			ran, _ := x.step(ev.pid, false)
-			errs = append(errs, ran.err)
-			if ran.err != nil {
+			r, _ := x.step(ev.pid, false)
+			ran = append(ran, r)
+			if r.err != nil {
 				return
 			}
 		}
 	})
-	whole := len(errs) == len(v)
-	for a, err := range errs {
-		if (err != nil) == (v[a].err != nil) || err == nil && !whole {
+	whole := len(ran) == len(v)
+	for a, r := range ran {
+		err := r.err
+		fails := (err != nil) != (v[a].err != nil) && (err != nil || whole)
+		// A compare-and-swap may fail where v puts it and not where it
+		// ran, or the other way: it takes the writes it makes there (see
+		// restrictWrites), as the event that runs there will have them.
+		cas := err == nil && v[a].err == nil && !slices.Equal(r.writes, v[a].writes)
+		if !fails && !cas {
 			continue
 		}
 		// v's entries are copies (see sequenceAt and reverse); one
 		// shared with the sequence is not changed.
 		c := *v[a]
-		c.err = err
+		if fails {
+			c.err = err
+		}
+		if cas {
+			c.reads, c.writes, c.sets = r.reads, r.writes, r.sets
+		}
 		v[a] = &c
 	}
 }

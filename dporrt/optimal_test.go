@@ -328,12 +328,14 @@ func info(a Algorithm) Info {
 	return i
 }
 
-// TestOptimalTestdata: on the example programs without awaits, sdpor's
+// TestOptimalTestdata: on the example programs without awaits, and on the
+// regression programs of compare-and-swap blocks, sdpor's and odpor's
 // complete traces are exactly the Mazurkiewicz classes (fig1: 6 under
 // either dependency, the syntactic one's as the paper says).
 func TestOptimalTestdata(t *testing.T) {
-	for _, name := range []string{"fig1", "mix", "arrays"} {
-		m, err := New(compileFile(t, "../testdata/"+name+".blk"), nil)
+	for _, name := range []string{"../testdata/fig1", "../testdata/mix", "../testdata/arrays", "../testdata/cas",
+		"testdata/regress/cas-wakeup-sets", "testdata/regress/cas-wakeup-class"} {
+		m, err := New(compileFile(t, name+".blk"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

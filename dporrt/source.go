@@ -360,7 +360,10 @@ func (x *explorer) updateBack(i, k int) {
 		seen[ev.pid] = true
 		first := true
 		for _, w := range v[:a] {
-			if hb(w, ev) {
+			// The last event, n, runs here before e: a compare-and-swap
+			// may write here what it did not after e, so it is judged
+			// with the writes it may make (see restrictWrites).
+			if hb(w, ev) || a == len(v)-1 && x.dependent(w, x.staticEvent(ev)) {
 				first = false
 				break
 			}

@@ -122,6 +122,7 @@ interrupted (nothing is written then).`,
 		Example: `  icgen explore testdata/fig1.blk
   icgen explore --algo dfs -D z=-1 testdata/fig1.blk
   icgen explore --dep static --max-states 100000 testdata/fib.blk
+  icgen explore --algo odpor -D N=5 testdata/bench/lastzero.blk
   icgen explore --algo cdpor testdata/fig1.blk
   icgen explore --algo odpor-ob --observe-final testdata/issta19.blk
   icgen explore --algo csdpor testdata/fig1.blk
