@@ -173,6 +173,18 @@ func canonAtom(e *Expr) *Expr {
 	if !isIntRel(e) {
 		return e
 	}
+	// A coefficient or a constant beyond int64 (x * 2 * ... * 2, 63
+	// times, is 2^63 * x) cannot be written: the atom stays as it is.
+	if c := linearRel(e); representable(c) {
+		return c
+	}
+	return e
+}
+
+// linearRel writes an integer relation as a linear one over its
+// non-linear parts (see Canon); a literal beyond int64 in the result has
+// no value (see bigInt).
+func linearRel(e *Expr) *Expr {
 	// lhs - rhs op 0
 	l := newLinear()
 	l.addExpr(e.Args[0], big.NewInt(1))

@@ -2,6 +2,14 @@ package ic
 
 import "testing"
 
+// pow2 is x * 2 * ... * 2, n times.
+func pow2(x *Expr, n int) *Expr {
+	for range n {
+		x = op("*", x, Int(2))
+	}
+	return x
+}
+
 func TestCanon(t *testing.T) {
 	t.Parallel()
 	x, z, v, v1 := g("x"), g("z"), l("v", 0), l("v", 1)
@@ -41,8 +49,17 @@ func TestCanon(t *testing.T) {
 		{op("!=", g("flag"), op("true")), "!flag"},
 		{op("==", g("flag"), op("false")), "!flag"},
 		{op("&&", op("!=", g("d"), Int(0)), op("==", l("d", 1), Int(0))), "d != 0 && d' == 0"},
+		// 2^63 * x <= 5 divides by 2^63; 2^63 * x + 3 * z <= 5 has a
+		// coefficient beyond int64: the atom is kept as it is ("").
+		{op("<=", pow2(x, 63), Int(5)), "x <= 0"},
+		{op("==", op("-", pow2(x, 63), pow2(z, 63)), Int(0)), "x == z"},
+		{op("<=", op("+", pow2(x, 63), op("*", Int(3), z)), Int(5)), ""},
+		{op("<=", op("+", pow2(x, 62), op("*", Int(3), z)), Int(5)), "4611686018427387904 * x + 3 * z <= 5"},
 	}
 	for _, tc := range cases {
+		if tc.want == "" {
+			tc.want = tc.in.String()
+		}
 		t.Run(tc.want, func(t *testing.T) {
 			t.Parallel()
 			if got := Canon(tc.in).String(); got != tc.want {
