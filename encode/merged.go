@@ -134,6 +134,7 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 		f.SwappedR = g.And(f.SwappedR, g.And(holds...))
 	}
 	f.NoOverflowR = g.And(guards...)
+	f.GuardR = f.NoOverflowR
 	l := newLifter(g)
 	f.FR, f.SwappedR, f.NoOverflowR, f.AssumeR = l.lift(f.FR), l.lift(f.SwappedR), l.lift(f.NoOverflowR), l.lift(f.AssumeR)
 	if f.Kept {
