@@ -79,7 +79,7 @@ type Report struct {
 type Pair struct {
 	A, B        string
 	Class       Class
-	Exact       bool     // the constraints hold exactly where the pair commutes
+	Exact       bool     // the constraints hold exactly where the pair commutes, wherever its overflow guard holds
 	Constraints []string // canonical texts, for Conditional (and partial Unknown) pairs
 	Reason      string   // why the pair is Unknown
 	Notes       []string // what made the pair inexact

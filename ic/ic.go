@@ -13,8 +13,9 @@ import (
 )
 
 // FormatVersion is the version of the IC file format this package writes.
-// Readers refuse files of a newer major version.
-const FormatVersion = 2
+// Parse reads it and version 2, whose guards are all exact (version 3
+// added no_overflow_kind).
+const FormatVersion = 3
 
 // Status classifies a pair of blocks.
 type Status string
@@ -108,8 +109,22 @@ type Pair struct {
 	Reason      string       `json:"reason,omitempty"`
 	Constraints []Constraint `json:"constraints"`
 	NoOverflow  *Expr        `json:"no_overflow,omitempty"`
-	Notes       []string     `json:"notes,omitempty"`
+	// NoOverflowKind says what NoOverflow is: [Interval] or [Exact]
+	// (present with NoOverflow).
+	NoOverflowKind string   `json:"no_overflow_kind,omitempty"`
+	Notes          []string `json:"notes,omitempty"`
 }
+
+// Kinds of overflow guard. Both are proven to rule out overflow: where the
+// guard holds, neither order overflows int64 on the path it takes, nor in
+// the invariants' evaluations it makes. An exact guard holds exactly
+// there (wherever both orders are possible and raise no other runtime
+// error); an interval guard bounds the values the orders' arithmetic
+// reads, and holds in part of it.
+const (
+	Interval = "interval"
+	Exact    = "exact"
+)
 
 // Constraint is one independence constraint: where it holds, the pair
 // commutes (provided NoOverflow of the pair holds too).
@@ -248,8 +263,20 @@ func Parse(data []byte) (*File, error) {
 		// functions ignored the step budget: its constraints over loops
 		// may be unsound.
 		return nil, fmt.Errorf("IC file format version 1 is not supported (its loop functions may be unsound): synthesize the file again")
+	case f.Version == 2:
+		// Version 2 wrote only exact guards, with no kind.
+		for i := range f.Pairs {
+			p := &f.Pairs[i]
+			if p.NoOverflowKind != "" {
+				return nil, fmt.Errorf("pair (%s, %s): no_overflow_kind in a version 2 file (version 3 added it)", p.A, p.B)
+			}
+			if p.NoOverflow != nil {
+				p.NoOverflowKind = Exact
+			}
+		}
+		f.Version = FormatVersion
 	case f.Version != FormatVersion:
-		return nil, fmt.Errorf("IC file format version %d is not supported (this icgen reads version %d)", f.Version, FormatVersion)
+		return nil, fmt.Errorf("IC file format version %d is not supported (this icgen reads versions 2 and %d)", f.Version, FormatVersion)
 	}
 	fns := map[string]bool{}
 	for _, fn := range f.Functions {
@@ -295,6 +322,12 @@ func Parse(data []byte) (*File, error) {
 		case Independent, Conditional, Dependent, Unknown:
 		default:
 			return nil, fmt.Errorf("pair (%s, %s): unknown status %q", p.A, p.B, p.Status)
+		}
+		switch {
+		case p.NoOverflow == nil && p.NoOverflowKind != "":
+			return nil, fmt.Errorf("pair (%s, %s): no_overflow_kind without no_overflow", p.A, p.B)
+		case p.NoOverflow != nil && p.NoOverflowKind != Interval && p.NoOverflowKind != Exact:
+			return nil, fmt.Errorf("pair (%s, %s): no_overflow_kind %q (want %q or %q)", p.A, p.B, p.NoOverflowKind, Interval, Exact)
 		}
 		if p.NoOverflow != nil {
 			if err := p.NoOverflow.check(); err != nil {

@@ -152,7 +152,8 @@ func TestMarshalParse(t *testing.T) {
 	f := Skeleton(p)
 	c := op("<=", g("z"), Int(-1))
 	f.Pairs = append(f.Pairs, Pair{A: "p", B: "q", Status: Conditional, Exact: true,
-		Constraints: []Constraint{{Text: c.String(), SMTLIB: "(<= z (- 1))", Globals: c.Globals(), Expr: c}}})
+		Constraints: []Constraint{{Text: c.String(), SMTLIB: "(<= z (- 1))", Globals: c.Globals(), Expr: c}},
+		NoOverflow:  op("<=", g("x"), Int(5)), NoOverflowKind: Interval})
 	data, err := Marshal(f)
 	if err != nil {
 		t.Fatal(err)
@@ -169,18 +170,31 @@ func TestMarshalParse(t *testing.T) {
 		t.Errorf("Pair(q, p) = %v, %v", pr, swapped)
 	}
 	bad := []struct{ name, edit, want string }{
-		{"version", `"version": 2`, "version"},
-		{"version1", `"version": 2`, "synthesize the file again"},
+		{"version", `"version": 3`, "version"},
+		{"version1", `"version": 3`, "synthesize the file again"},
+		{"version2kind", `"version": 3`, "version 3 added it"},
 		{"block", `"a": "p"`, "unknown block"},
 		{"status", `"status": "conditional"`, "unknown status"},
 		{"op", `"op":"<="`, "unknown operator"},
+		{"kind", `"no_overflow_kind": "interval"`, "no_overflow_kind"},
+		{"nokind", `,
+      "no_overflow_kind": "interval"`, "no_overflow_kind"},
 	}
-	repl := map[string]string{"version": `"version": 99`, "version1": `"version": 1`, "block": `"a": "nope"`, "status": `"status": "maybe"`, "op": `"op":"<=>"`}
+	repl := map[string]string{"version": `"version": 99`, "version1": `"version": 1`, "version2kind": `"version": 2`, "block": `"a": "nope"`,
+		"status": `"status": "maybe"`, "op": `"op":"<=>"`, "kind": `"no_overflow_kind": "tight"`, "nokind": ``}
 	for _, b := range bad {
 		mut := strings.Replace(string(data), b.edit, repl[b.name], 1)
 		if _, err := Parse([]byte(mut)); err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("%s: err = %v, want %q", b.name, err, b.want)
 		}
+	}
+	// A version 2 file wrote exact guards without their kind.
+	v2 := strings.Replace(strings.Replace(string(data), `"version": 3`, `"version": 2`, 1), `,
+      "no_overflow_kind": "interval"`, "", 1)
+	if old, err := Parse([]byte(v2)); err != nil {
+		t.Errorf("version 2: %v", err)
+	} else if pr, _ := old.Pair("p", "q"); pr.NoOverflowKind != Exact || old.Version != FormatVersion {
+		t.Errorf("version 2: kind %q, version %d; want %q, %d", pr.NoOverflowKind, old.Version, Exact, FormatVersion)
 	}
 	if _, err := Parse([]byte(`{"version": 1, "extra": true}`)); err == nil {
 		t.Error("unknown field accepted")

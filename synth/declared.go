@@ -29,9 +29,10 @@ type DeclaredResult struct {
 	A, B string
 	// Constraint is the condition as an IC ("true" for a declaration
 	// without a condition); NoOverflow the guard it needs with it (nil:
-	// none), as in an IC file's pair.
-	Constraint ic.Constraint
-	NoOverflow *ic.Expr
+	// none), as in an IC file's pair, and NoOverflowKind its kind.
+	Constraint     ic.Constraint
+	NoOverflow     *ic.Expr
+	NoOverflowKind string
 	// Counterexample is a state where the invariants and the condition
 	// hold but the blocks do not commute: the values of the globals,
 	// params and locals (v, v') the formula mentions. Set when Refuted, and
@@ -102,12 +103,13 @@ func declared(cm *lang.Commute, syms *ts.Symbols, invs []*lang.Invariant, opts O
 		}
 	}
 	if r.Verdict == allsat.Proven {
-		pr := ic.Pair{Constraints: []ic.Constraint{r.Constraint}}
-		guard(&pr, fm)
-		if len(pr.Constraints) == 0 {
-			r.Verdict, r.Reason = allsat.Unknown, pr.Reason
+		gd := guardOf(fm, opts.Guard)
+		if gd.reason != "" {
+			r.Verdict, r.Reason = allsat.Unknown, gd.reason
 		}
-		r.NoOverflow = pr.NoOverflow
+		pr := ic.Pair{Constraints: []ic.Constraint{r.Constraint}}
+		setGuard(&pr, gd)
+		r.NoOverflow, r.NoOverflowKind = pr.NoOverflow, pr.NoOverflowKind
 		r.fns = usedFns(fm)
 	}
 	return r, nil
@@ -140,7 +142,7 @@ func DeclaredFile(p *lang.Program, rs []DeclaredResult) (*ic.File, error) {
 			for _, r := range byPair[key{a.ID, b.ID}] {
 				pr.Notes = append(pr.Notes, "declared at "+r.Commute.Pos.String()+": "+lang.CommuteString(r.Commute))
 				if pr.NoOverflow == nil {
-					pr.NoOverflow = r.NoOverflow
+					pr.NoOverflow, pr.NoOverflowKind = r.NoOverflow, r.NoOverflowKind
 				}
 				if c := r.Constraint; !seen[c.Text] {
 					seen[c.Text] = true

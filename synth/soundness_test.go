@@ -50,6 +50,9 @@ type sampler struct {
 	// edgy draws half the int values from edges instead of one in ten,
 	// for checks that are about overflow.
 	edgy bool
+	// near, when set, are values drawn one time in four instead: the
+	// bounds of an interval guard and their neighbours.
+	near []int64
 }
 
 // edges are the int64 values near the limits and a few powers of two.
@@ -64,6 +67,11 @@ func (s *sampler) value(v *lang.Var) int64 {
 	edge := 2
 	if s.edgy {
 		edge = 10
+	}
+	if len(s.near) > 0 && s.rng.IntN(4) == 0 {
+		x = s.near[s.rng.IntN(len(s.near))]
+		s.pool = append(s.pool, x)
+		return x
 	}
 	switch r := s.rng.IntN(20); {
 	case r < edge:

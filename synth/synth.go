@@ -29,6 +29,9 @@ type Options struct {
 	Budget uint64
 	// Encoding is how F(a,b) is built (the zero value: encode.Merged).
 	Encoding encode.Encoding
+	// Guard is the kind of overflow guard written (the zero value:
+	// GuardInterval).
+	Guard GuardKind
 	// Progress, when set, is called after each pair (from one goroutine at
 	// a time) with the number of pairs done and the total.
 	Progress func(done, total int)
@@ -197,11 +200,18 @@ func Invariants(p *lang.Program) ([]ic.Constraint, error) {
 	return out, nil
 }
 
-// pair synthesizes the constraints of one pair.
+// pair synthesizes the constraints of one pair. Its overflow guard is
+// written before the cover: a pair whose guard cannot be written is
+// unknown, and is not covered only for its constraints to be dropped.
 func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Options) (ic.Pair, map[string]*ts.Fn, work, error) {
 	var cost work
 	fm := encode.Build(opts.Encoding, a, b, syms, invs...)
 	out := ic.Pair{A: a.ID, B: b.ID, Constraints: []ic.Constraint{}, Notes: fm.Inexact}
+	gd := guardOf(fm, opts.Guard)
+	if gd.reason != "" && fm.Trivial() != -1 {
+		out.Status, out.Reason = ic.Unknown, gd.reason
+		return out, usedFns(fm), cost, nil
+	}
 	res, err := allsat.Cover(fm, opts.solver())
 	if err != nil {
 		return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
@@ -210,16 +220,18 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 	if !res.Complete && fm.IsMerged() {
 		// The merged formula's finer atoms can leave the solver undecided
 		// where the path formula's cover completes: never end worse than
-		// the path encoding when it can be built.
+		// the path encoding when it can be built (and its guard written).
 		if fp := encode.Pair(a, b, syms, invs...); fp.Unknown == "" {
-			rp, err := allsat.Cover(fp, opts.solver())
-			if err != nil {
-				return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
-			}
-			cost.add(rp)
-			if rp.Complete {
-				fm, res = fp, rp
-				out.Notes = append(append([]string(nil), fm.Inexact...), "covered with the path encoding (the merged cover was incomplete)")
+			if gp := guardOf(fp, opts.Guard); gp.reason == "" || fp.Trivial() == -1 {
+				rp, err := allsat.Cover(fp, opts.solver())
+				if err != nil {
+					return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
+				}
+				cost.add(rp)
+				if rp.Complete {
+					fm, res, gd = fp, rp, gp
+					out.Notes = append(append([]string(nil), fm.Inexact...), "covered with the path encoding (the merged cover was incomplete)")
+				}
 			}
 		}
 	}
@@ -261,7 +273,7 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 			out.Notes = append(out.Notes, c.note)
 		}
 	}
-	guard(&out, fm)
+	setGuard(&out, gd)
 	return out, usedFns(fm), cost, nil
 }
 
@@ -272,34 +284,6 @@ func swappable(fm *encode.Formula) bool {
 		return !fm.Graph.IsFalse(fm.SwappedR) && fm.SwappedR != fm.FR
 	}
 	return !fm.Swapped.IsFalse() && !fm.Swapped.Equal(fm.F)
-}
-
-// MaxGuardText bounds the text of a pair's overflow guard in the merged
-// encoding, where it is a graph that must be printed as a tree.
-const MaxGuardText = 1 << 20
-
-// guard records the pair's overflow guard, which its constraints need.
-func guard(out *ic.Pair, fm *encode.Formula) {
-	noOverflow := fm.NoOverflow
-	if fm.IsMerged() {
-		t, ok := fm.Graph.Term(fm.NoOverflowR, MaxGuardText)
-		if !ok && len(out.Constraints) > 0 {
-			out.Constraints, out.Status, out.Exact = []ic.Constraint{}, ic.Unknown, false
-			out.Reason = fmt.Sprintf("overflow condition too large to write (more than %d characters)", MaxGuardText)
-			return
-		}
-		noOverflow = t
-	}
-	if noOverflow != nil && !noOverflow.IsTrue() && len(out.Constraints) > 0 {
-		if e, err := allsat.ToExpr(noOverflow); err == nil {
-			out.NoOverflow = e
-		} else {
-			// The guard cannot be written down: keep no constraint rather
-			// than one that may be wrong near the int64 limits.
-			out.Constraints, out.Status, out.Exact = []ic.Constraint{}, ic.Unknown, false
-			out.Reason = "overflow condition not expressible: " + err.Error()
-		}
-	}
 }
 
 // usedFns are the uninterpreted functions the pair's systems use.

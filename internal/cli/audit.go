@@ -31,7 +31,10 @@ pair that does not always commute a concrete witness.
 Each pair is always (commutes in every state), conditional (commutes where one
 of its constraints holds: they are listed), never (never proven to commute) or
 unknown (the analysis gave up: the reason is given). The classes come from
-synthesis (icgen synth): every constraint is proven by Z3.
+synthesis (icgen synth): every constraint is proven by Z3. A pair marked
+exact has constraints that hold exactly where it commutes, wherever its
+overflow guard holds, whatever the guard's kind (docs/ic-format.md,
+Overflow guards).
 
 A witness is a state in which both blocks are enabled and the two orders do
 not end alike: different final states (the differing variables are marked

@@ -19,15 +19,16 @@ import (
 
 func newSynthCmd(e *env) *cobra.Command {
 	var (
-		out     string
-		format  string
-		workers int
-		timeout time.Duration
-		checkTO time.Duration
-		rlimit  uint64
-		budget  uint64
-		quiet   bool
-		encName string
+		out       string
+		format    string
+		workers   int
+		timeout   time.Duration
+		checkTO   time.Duration
+		rlimit    uint64
+		budget    uint64
+		quiet     bool
+		encName   string
+		guardName string
 	)
 	cmd := &cobra.Command{
 		Use:   "synth FILE",
@@ -58,6 +59,12 @@ run spent and the most one pair took.
 --check-timeout still bounds each check (non-linear arithmetic can run long
 within a few units); --timeout 0 leaves the budget alone to bound a pair.
 
+--guard chooses how each pair's overflow guard is written: interval (bounds
+on the values the orders' arithmetic reads, proven to rule overflow out:
+short and cheap to evaluate) or exact (the condition under which neither
+order overflows, as large as the blocks' arithmetic). Each kind is written
+where the other cannot be; the file says which each pair has.
+
 Formats: json (the IC file, docs/ic-format.md), text (one line per pair),
 smtlib (each constraint a define-fun over declared state variables).
 
@@ -77,6 +84,10 @@ smtlib (each constraint a define-fun over declared state variables).
 			if err != nil {
 				return badInput("--encoding: %v", err)
 			}
+			gk, err := synth.ParseGuardKind(guardName)
+			if err != nil {
+				return badInput("--guard: %v", err)
+			}
 			l, err := e.load(args[0], false)
 			if err != nil {
 				return err
@@ -90,7 +101,7 @@ smtlib (each constraint a define-fun over declared state variables).
 			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
-			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit, Budget: budget, Encoding: enc}
+			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit, Budget: budget, Encoding: enc, Guard: gk}
 			prog := e.newProgress(!quiet, false)
 			defer prog.done()
 			if prog != nil {
@@ -145,6 +156,7 @@ smtlib (each constraint a define-fun over declared state variables).
 	f.Uint64Var(&budget, "budget", 0, "Z3 resources per cover of a pair, all the cover's solver checks together (0: none); unlike --timeout the IC file does not depend on the machine or its load")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary on stderr")
 	f.StringVar(&encName, "encoding", "merged", "how F(a,b) is built: merged (one equality of merged final states, linear in the blocks) or paths (a disjunction over pairs of paths, exponential in branches)")
+	f.StringVar(&guardName, "guard", "interval", "how overflow guards are written: interval (bounds on the values read) or exact (the condition itself)")
 	return cmd
 }
 
@@ -178,7 +190,7 @@ func textICs(f *ic.File) string {
 		// besides the constraints'.
 		if p.NoOverflow != nil && len(p.Constraints) > 0 {
 			if gs := p.NoOverflow.Globals(); len(gs) > 0 {
-				fmt.Fprintf(&b, "  overflow guard reads {%s}", strings.Join(gs, ", "))
+				fmt.Fprintf(&b, "  %s overflow guard reads {%s}", p.NoOverflowKind, strings.Join(gs, ", "))
 			}
 		}
 		if p.Reason != "" {

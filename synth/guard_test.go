@@ -1,0 +1,200 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/ts"
+)
+
+// guardProgram generates a program whose block p has k statements of a
+// family, each adding a different constant (or global) to one
+// accumulator acc under its own branch, beside a block q of two branches
+// that adds to acc too:
+//
+//	ifs:    if (gi > i) { acc = acc + (i+1); } else { gi = gi + 1; }
+//	cells:  if (a[i] > i) { acc = acc + (i+2); } else { a[i] = a[i] + 1; }
+//	nested: if (gi > i) { acc = acc + (i+1); <the next one> } else { gi = gi + 1; }
+//	chain:  acc = acc + gi;
+//
+// Every order of two of these blocks ends alike where nothing overflows:
+// the exact guard enumerates the sums of the subsets of the constants.
+func guardProgram(family string, k int) string {
+	var b strings.Builder
+	globals := func() {
+		for i := 1; i <= k; i++ {
+			fmt.Fprintf(&b, "global int g%d;\n", i)
+		}
+	}
+	switch family {
+	case "ifs":
+		globals()
+		b.WriteString("global int acc, h;\nproc p() {\n")
+		for i := 1; i <= k; i++ {
+			fmt.Fprintf(&b, "  if (g%d > %d) { acc = acc + %d; } else { g%d = g%d + 1; }\n", i, i, i+1, i, i)
+		}
+	case "cells":
+		fmt.Fprintf(&b, "global int a[%d];\nglobal int acc, h;\nproc p() {\n", k)
+		for i := 0; i < k; i++ {
+			fmt.Fprintf(&b, "  if (a[%d] > %d) { acc = acc + %d; } else { a[%d] = a[%d] + 1; }\n", i, i, i+2, i, i)
+		}
+	case "nested":
+		globals()
+		b.WriteString("global int acc, h;\nproc p() {\n  ")
+		for i := 1; i <= k; i++ {
+			fmt.Fprintf(&b, "if (g%d > %d) { acc = acc + %d; ", i, i, i+1)
+		}
+		for i := k; i >= 1; i-- {
+			fmt.Fprintf(&b, "} else { g%d = g%d + 1; } ", i, i)
+		}
+		b.WriteString("\n")
+	case "chain":
+		globals()
+		b.WriteString("global int acc, h;\nproc p() {\n")
+		for i := 1; i <= k; i++ {
+			fmt.Fprintf(&b, "  acc = acc + g%d;\n", i)
+		}
+	}
+	b.WriteString("}\nproc q() { if (h > 0) { acc = acc + 1; } else { h = h - 1; } }\ninit { spawn p(); spawn p(); spawn q(); }\n")
+	return b.String()
+}
+
+var guardFamilies = []string{"ifs", "cells", "nested", "chain"}
+
+// maxGuardFamilyText is the most text a family's interval guard may take.
+const maxGuardFamilyText = 2048
+
+// TestGuardFamilies: every pair of the guard families (k = 16; 16, 32 and
+// 64 at full size) is decided, exact, with an interval guard of at most
+// 2 KB of text; and the interpreter, run from states drawn at the int64
+// edges and at the guard's bounds and their neighbours, finds that both
+// orders run without overflow to one state wherever a constraint and the
+// guard hold. The same with exact guards asked for, at k = 4, where they
+// can be written.
+func TestGuardFamilies(t *testing.T) {
+	t.Parallel()
+	ks := []int{16}
+	if !testing.Short() {
+		ks = []int{16, 32, 64}
+	}
+	type run struct {
+		kind GuardKind
+		k    int
+	}
+	var runs []run
+	for _, k := range ks {
+		runs = append(runs, run{GuardInterval, k})
+	}
+	runs = append(runs, run{GuardExact, 4})
+	for _, fam := range guardFamilies {
+		for _, r := range runs {
+			t.Run(fmt.Sprintf("%s/k=%d/%s", fam, r.k, r.kind), func(t *testing.T) {
+				t.Parallel()
+				src := guardProgram(fam, r.k)
+				p, errs := lang.Compile(fam+".blk", []byte(src))
+				if errs != nil {
+					t.Fatal(errs.Format([]byte(src)))
+				}
+				f, _, err := Run(context.Background(), p, Options{Workers: 1, Budget: 50_000_000, Guard: r.kind})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, pr := range f.Pairs {
+					if pr.Status == ic.Unknown || !pr.Exact {
+						t.Errorf("I(%s, %s) = %s, exact %v: %s", pr.A, pr.B, pr.Status, pr.Exact, pr.Reason)
+					}
+					if pr.NoOverflow == nil {
+						continue
+					}
+					if pr.NoOverflowKind != r.kind.String() {
+						t.Errorf("I(%s, %s): a guard of kind %q, want %s", pr.A, pr.B, pr.NoOverflowKind, r.kind)
+					}
+					if n := len(pr.NoOverflow.String()); r.kind == GuardInterval && n > maxGuardFamilyText {
+						t.Errorf("I(%s, %s): the guard takes %d characters", pr.A, pr.B, n)
+					}
+				}
+				states := guardSamples(t, p, f)
+				if states == 0 {
+					t.Error("no state checked")
+				}
+				t.Logf("%d states checked", states)
+			})
+		}
+	}
+}
+
+// guardSamples runs both orders of every pair of f from random states
+// where a constraint and the pair's guard hold, drawn at the int64 edges
+// and at the guard's bounds and their neighbours, and reports how many it
+// checked: the orders must run without overflow to one state.
+func guardSamples(t *testing.T, p *lang.Program, f *ic.File) int {
+	t.Helper()
+	m, err := dporrt.New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.MaxSteps = 2 * ts.MaxPathSteps
+	checked := 0
+	for i, pr := range f.Pairs {
+		a, b := p.Block(pr.A), p.Block(pr.B)
+		s := &sampler{m: m, rng: rand.New(rand.NewPCG(47, uint64(i))), edgy: true, near: boundsNear(pr.NoOverflow)}
+		hits := 0
+		for tries := 0; hits < samples() && tries < 50*samples(); tries++ {
+			st := s.state(a, b)
+			env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
+			if pr.NoOverflow != nil {
+				if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
+					continue
+				}
+			}
+			holds := false
+			for _, c := range pr.Constraints {
+				if ok, err := c.Expr.Holds(env); err == nil && ok {
+					holds = true
+					break
+				}
+			}
+			if !holds {
+				continue
+			}
+			hits++
+			if ok, why := commute(st); !ok {
+				t.Errorf("I(%s, %s): a constraint and the %s guard hold at globals %v, but %s", pr.A, pr.B, pr.NoOverflowKind, st.Values(0, m.Locs()), why)
+				break
+			}
+		}
+		checked += hits
+	}
+	return checked
+}
+
+// boundsNear are the literals of a guard and their neighbours within 2,
+// and the int64 edges.
+func boundsNear(g *ic.Expr) []int64 {
+	var out []int64
+	var walk func(e *ic.Expr)
+	walk = func(e *ic.Expr) {
+		if e == nil {
+			return
+		}
+		if e.Op == "int" {
+			for d := int64(-2); d <= 2; d++ {
+				if v := *e.Value + d; (d > 0) == (v > *e.Value) || d == 0 {
+					out = append(out, v)
+				}
+			}
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	walk(g)
+	return append(out, math.MinInt64, math.MaxInt64)
+}
