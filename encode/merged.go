@@ -133,10 +133,14 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 		f.FR = g.And(f.FR, g.And(holds...))
 		f.SwappedR = g.And(f.SwappedR, g.And(holds...))
 	}
+	// The guard keeps its ites: a value merged at a join is one ite term,
+	// which an interval holds whole (IntervalGuard), where the lifted atoms
+	// split into cases that three-valued logic cannot join again; and
+	// lifting it took most of a pair's time where it reads a value merged
+	// at many joins. LiftedGuard lifts it for printing.
 	f.NoOverflowR = g.And(guards...)
-	f.GuardR = f.NoOverflowR
 	l := newLifter(g)
-	f.FR, f.SwappedR, f.NoOverflowR, f.AssumeR = l.lift(f.FR), l.lift(f.SwappedR), l.lift(f.NoOverflowR), l.lift(f.AssumeR)
+	f.FR, f.SwappedR, f.AssumeR = l.lift(f.FR), l.lift(f.SwappedR), l.lift(f.AssumeR)
 	if f.Kept {
 		f.BareR = l.lift(f.BareR)
 	}
@@ -145,6 +149,12 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 	}
 	f.Exact = len(f.Inexact) == 0
 	return f
+}
+
+// LiftedGuard is the merged guard NoOverflowR with the ites of its atoms
+// lifted out, as F's are: the form an exact guard is printed in.
+func (f *Formula) LiftedGuard() ts.Ref {
+	return newLifter(f.Graph).lift(f.NoOverflowR)
 }
 
 // sameState is the condition under which ab and ba end in the same state

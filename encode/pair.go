@@ -60,10 +60,6 @@ type Formula struct {
 	Graph                                     *ts.Graph
 	Merged                                    [2]*ts.Merged
 	FR, NoOverflowR, AssumeR, SwappedR, BareR ts.Ref
-	// GuardR is NoOverflowR before its atoms' ites were lifted out: the
-	// same condition, where a value merged at a join is one ite term (an
-	// interval holds it whole: see IntervalGuard).
-	GuardR ts.Ref
 	// Fallback says why the merged encoding was asked for and the path
 	// encoding used instead (empty otherwise).
 	Fallback string

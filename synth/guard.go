@@ -58,7 +58,7 @@ func guardOf(fm *encode.Formula, kind GuardKind) overflowGuard {
 	if fm.NoOverflowTrue() {
 		return overflowGuard{}
 	}
-	g, root := fm.Graph, fm.GuardR
+	g, root := fm.Graph, fm.NoOverflowR
 	if !fm.IsMerged() {
 		g = ts.NewGraph()
 		root = g.FromTerm(fm.NoOverflow)
@@ -136,7 +136,7 @@ func exactGuard(fm *encode.Formula) (*ic.Expr, string) {
 	t := fm.NoOverflow
 	if fm.IsMerged() {
 		var ok bool
-		if t, ok = fm.Graph.Term(fm.NoOverflowR, MaxGuardText); !ok {
+		if t, ok = fm.Graph.Term(fm.LiftedGuard(), MaxGuardText); !ok {
 			return nil, fmt.Sprintf("the exact condition is too large to write (more than %d characters)", MaxGuardText)
 		}
 	}

@@ -16,16 +16,19 @@ import (
 
 // guardProgram generates a program whose block p has k statements of a
 // family, each adding a different constant (or global) to one
-// accumulator acc under its own branch, beside a block q of two branches
-// that adds to acc too:
+// accumulator acc, most under a branch of their own, beside a block q of
+// two branches over another global:
 //
 //	ifs:    if (gi > i) { acc = acc + (i+1); } else { gi = gi + 1; }
 //	cells:  if (a[i] > i) { acc = acc + (i+2); } else { a[i] = a[i] + 1; }
 //	nested: if (gi > i) { acc = acc + (i+1); <the next one> } else { gi = gi + 1; }
-//	chain:  acc = acc + gi;
+//	chain:  acc = acc + i;
+//	sums:   acc = acc + gi;
 //
-// Every order of two of these blocks ends alike where nothing overflows:
-// the exact guard enumerates the sums of the subsets of the constants.
+// Every order of two of these blocks ends alike where nothing overflows.
+// The exact guard of the first three lists the sums of the subsets of the
+// constants; sums reads k + 1 values that an interval guard bounds on
+// both sides.
 func guardProgram(family string, k int) string {
 	var b strings.Builder
 	globals := func() {
@@ -56,24 +59,27 @@ func guardProgram(family string, k int) string {
 		}
 		b.WriteString("\n")
 	case "chain":
+		b.WriteString("global int acc, h;\nproc p() {\n")
+		for i := 1; i <= k; i++ {
+			fmt.Fprintf(&b, "  acc = acc + %d;\n", i)
+		}
+	case "sums":
 		globals()
 		b.WriteString("global int acc, h;\nproc p() {\n")
 		for i := 1; i <= k; i++ {
 			fmt.Fprintf(&b, "  acc = acc + g%d;\n", i)
 		}
 	}
-	b.WriteString("}\nproc q() { if (h > 0) { acc = acc + 1; } else { h = h - 1; } }\ninit { spawn p(); spawn p(); spawn q(); }\n")
+	b.WriteString("}\nproc q() { if (h > 0) { h = h - 1; } else { h = h + 2; } }\ninit { spawn p(); spawn p(); spawn q(); }\n")
 	return b.String()
 }
 
-var guardFamilies = []string{"ifs", "cells", "nested", "chain"}
-
-// maxGuardFamilyText is the most text a family's interval guard may take.
-const maxGuardFamilyText = 2048
+var guardFamilies = []string{"ifs", "cells", "nested", "chain", "sums"}
 
 // TestGuardFamilies: every pair of the guard families (k = 16; 16, 32 and
 // 64 at full size) is decided, exact, with an interval guard of at most
-// 2 KB of text; and the interpreter, run from states drawn at the int64
+// 36 characters a value it reads (sums: 64, two bounds a value); and the
+// interpreter, run from states drawn at the int64
 // edges and at the guard's bounds and their neighbours, finds that both
 // orders run without overflow to one state wherever a constraint and the
 // guard hold. The same with exact guards asked for, at k = 4, where they
@@ -116,7 +122,11 @@ func TestGuardFamilies(t *testing.T) {
 					if pr.NoOverflowKind != r.kind.String() {
 						t.Errorf("I(%s, %s): a guard of kind %q, want %s", pr.A, pr.B, pr.NoOverflowKind, r.kind)
 					}
-					if n := len(pr.NoOverflow.String()); r.kind == GuardInterval && n > maxGuardFamilyText {
+					limit := 36 * (r.k + 1) // one atom a value, its bound 19 digits
+					if fam == "sums" {
+						limit = 64 * (r.k + 1) // two
+					}
+					if n := len(pr.NoOverflow.String()); r.kind == GuardInterval && n > limit {
 						t.Errorf("I(%s, %s): the guard takes %d characters", pr.A, pr.B, n)
 					}
 				}
@@ -197,4 +207,56 @@ func boundsNear(g *ic.Expr) []int64 {
 	}
 	walk(g)
 	return append(out, math.MinInt64, math.MaxInt64)
+}
+
+// BenchmarkGuardFamilies synthesizes the programs of the guard families
+// for growing k, one worker: the most time a pair took, the longest
+// guard's text, the IC file's size, the pairs decided (not unknown) and
+// those whose guard is exact.
+// Run with -benchtime=1x.
+func BenchmarkGuardFamilies(b *testing.B) {
+	for _, fam := range guardFamilies {
+		for _, k := range []int{16, 32, 64} {
+			for _, kind := range []GuardKind{GuardInterval, GuardExact} {
+				b.Run(fmt.Sprintf("%s/k=%d/%s", fam, k, kind), func(b *testing.B) {
+					src := guardProgram(fam, k)
+					p, errs := lang.Compile(fam+".blk", []byte(src))
+					if errs != nil {
+						b.Fatal(errs.Format([]byte(src)))
+					}
+					var f *ic.File
+					var st *Stats
+					for i := 0; i < b.N; i++ {
+						var err error
+						if f, st, err = Run(context.Background(), p, Options{Workers: 1, Guard: kind}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					slowest, guard, decided, exact := 0.0, 0, 0, 0
+					for i, pr := range f.Pairs {
+						slowest = max(slowest, st.PairTimes[i].Seconds()*1000)
+						if pr.NoOverflow != nil {
+							guard = max(guard, len(pr.NoOverflow.String()))
+						}
+						if pr.NoOverflowKind == ic.Exact {
+							exact++
+						}
+						if pr.Status != ic.Unknown {
+							decided++
+						}
+					}
+					data, err := ic.Marshal(f)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportMetric(slowest, "ms/slowest-pair")
+					b.ReportMetric(float64(guard), "guard-chars")
+					b.ReportMetric(float64(len(data)), "file-bytes")
+					b.ReportMetric(float64(decided), "decided")
+					b.ReportMetric(float64(exact), "exact-guards")
+					b.ReportMetric(float64(len(f.Pairs)), "pairs")
+				})
+			}
+		}
+	}
 }
