@@ -219,7 +219,11 @@ func (c *Checker) GuardNeeded(ctx context.Context, a, b string, proven []*ic.Exp
 // weak and a runtime trusting C && guard is misled near the int64 limits.
 // needed is GuardNeeded's answer: where the constraints alone rule
 // overflow out, so do they with any guard, and the solver is not asked.
-func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr, g *ic.Expr, needed bool) (Result, bool, error) {
+//
+// A guard of a kind (interval or exact, as synthesis writes them) says
+// more: wherever it holds, neither order overflows, whatever the
+// constraints. That is checked too, by itself.
+func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr, g *ic.Expr, kind string, needed bool) (Result, bool, error) {
 	r := Result{Claim: Claim{A: a.ID, B: b.ID, NoOverflow: g, Source: fmt.Sprintf("pair (%s, %s), no_overflow", a.ID, b.ID)}}
 	fm := c.formula(a, b)
 	if fm.Unknown != "" || fm.NoOverflowTrue() || len(proven) == 0 {
@@ -229,6 +233,25 @@ func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr
 		if why := c.names(g, a, b); why != "" {
 			r.Verdict, r.Reason = Invalid, why
 			return r, true, nil
+		}
+	}
+	if g != nil && kind != "" {
+		alone := outside(fm, true)
+		alone.expr(g)
+		ans, why, release, err := c.pr.solve(ctx, alone)
+		if err != nil {
+			r.Verdict, r.Reason = Invalid, "not a condition over this program's state: "+err.Error()
+			return r, true, nil
+		}
+		release()
+		switch ans {
+		case unknown:
+			r.Verdict, r.Reason = Undecided, "solver: "+why
+			return r, true, nil
+		case sat:
+			r.Verdict, r.Reason = Unsound, fmt.Sprintf("where the %s guard holds, an order can overflow int64 (a guard of a kind rules overflow out by itself)", kind)
+			r.NoWitness = "not searched: the guard is wrong whatever the constraints"
+			return r, true, ctx.Err()
 		}
 	}
 	if !needed {

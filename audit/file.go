@@ -223,7 +223,7 @@ func (c *Checker) CheckFile(ctx context.Context, f *ic.File) (*FileReport, error
 		for _, i := range ks {
 			res[i].GuardNeeded = needed
 		}
-		g, bad, err := c.guard(ctx, a, b, proven, p.NoOverflow, needed)
+		g, bad, err := c.guard(ctx, a, b, proven, p.NoOverflow, p.NoOverflowKind, needed)
 		if err != nil {
 			return nil, err
 		}

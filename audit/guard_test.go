@@ -16,8 +16,9 @@ import (
 // TestCheckFileGuards: icgen check --ics proves the guards synthesis
 // writes, of both kinds, on programs whose exact guards are large (a block
 // adding a different constant to one accumulator under each of its
-// branches), on fig1 and under an invariant; and it finds unsound each
-// interval guard of fig1 with its bounds moved to the ends of int64.
+// branches), on fig1 and under an invariant; it finds unsound each
+// interval guard of fig1 with its bounds moved to the ends of int64, and
+// one that rules overflow out only with its pair's constraint.
 func TestCheckFileGuards(t *testing.T) {
 	t.Parallel()
 	var acc strings.Builder
@@ -92,6 +93,21 @@ func TestCheckFileGuards(t *testing.T) {
 					}
 					p.NoOverflow = saved
 				}
+				// (p, q)'s guard, widened where its constraint z <= -1 does
+				// not hold, still rules overflow out with it, but not by
+				// itself, as its kind says it does.
+				p, _ := f.Pair("p", "q")
+				saved := p.NoOverflow
+				z := &ic.Expr{Op: "global", Name: "z"}
+				p.NoOverflow = &ic.Expr{Op: "||", Args: []*ic.Expr{saved, {Op: ">=", Args: []*ic.Expr{z, ic.Int(0)}}}}
+				rep, err = c.CheckFile(context.Background(), f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(rep.Guards) != 1 || rep.Guards[0].Verdict != Unsound || !strings.Contains(rep.Guards[0].Reason, "by itself") {
+					t.Errorf("(p, q): the guard %s is not found unsound by itself: %v", p.NoOverflow, rep.Guards)
+				}
+				p.NoOverflow = saved
 			})
 		}
 	}

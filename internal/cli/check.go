@@ -61,7 +61,8 @@ and ins (a runtime evaluates a function by running the loop its entry
 names, while Z3 proves the constraints of the loop its name names); that
 the invariants are the program's; that each pair's no_overflow guard,
 of either kind (interval: bounds on the values read; exact: the condition
-itself), excludes int64 overflow where a constraint holds; and that each
+itself), excludes int64 overflow where a constraint holds, and by itself,
+as its kind says (no_overflow_kind); and that each
 block's W(b) has every global the recomputed W(b) has (a missing one makes the
 runtime's uniformity check unsound; an extra one is only noted). A
 function or invariant that is not the program's is reported with its
