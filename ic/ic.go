@@ -139,7 +139,9 @@ type Constraint struct {
 // NewConstraint makes a constraint of an expression: its canonical text,
 // SMT-LIB2 form, declarations and globals.
 func NewConstraint(e *Expr) Constraint {
-	return Constraint{Text: e.String(), SMTLIB: SMTLIB(e), Declare: e.Declarations(), Globals: e.Globals(), Expr: e}
+	// Lists, never null: the schema has them arrays (true reads nothing).
+	return Constraint{Text: e.String(), SMTLIB: SMTLIB(e), Declare: append([]string{}, e.Declarations()...),
+		Globals: append([]string{}, e.Globals()...), Expr: e}
 }
 
 // Marshal renders the file as indented JSON with a final newline, each

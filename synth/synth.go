@@ -235,7 +235,7 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 			}
 		}
 	}
-	out.Constraints = res.Constraints
+	out.Constraints = append([]ic.Constraint{}, res.Constraints...) // a list, never null
 	switch {
 	case !res.Complete:
 		out.Status, out.Reason = ic.Unknown, res.Reason
