@@ -82,8 +82,9 @@ type Options struct {
 	// an overflow: testdata/regress/guard-float.blk. By default U⇒ asks it
 	// of the guard's globals too (see guardGlobals), unless
 	// Machine.OverflowFree proves that no run of the program overflows:
-	// then the guards hold wherever a constraint is used, and this rule is
-	// taken without the option.
+	// then the runs compute over mathematical integers, where a constraint
+	// alone shows its pair commuting, and this rule is taken without the
+	// option.
 	AssumeNoOverflow bool
 	// cellList, when positive, replaces maxCellList (the tests lower it,
 	// so that small arrays stand whole by their wholeLoc).
@@ -386,8 +387,9 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 			}
 			ics.unguarded = opts.AssumeNoOverflow
 			if !ics.unguarded {
-				// Where no run can overflow, every guard holds wherever
-				// a constraint is used: U⇒ need ask nothing of them.
+				// Where no run can overflow, the runs compute over
+				// mathematical integers, where a constraint alone shows
+				// its pair commuting: U⇒ need ask nothing of the guards.
 				ics.unguarded, _ = m.OverflowFree()
 			}
 			x.ics, x.check = ics, icCheck{}

@@ -65,8 +65,8 @@ counters that processes only add to or subtract from are bounded by the
 most one run's updates can add, every other global by an interval that
 holds in every state, and every operation is checked on those bounds.
 Where it is proven (the CDPOR benchmarks Fib, QS, MS, Pi, PS, Reg and DBP
-are), every guard holds wherever a constraint is used and asks nothing,
-and the report says "no overflow possible". Where it is not (a global
+are), the runs compute over mathematical integers, where a constraint
+alone shows its pair commuting, the guards ask nothing, and the report says "no overflow possible". Where it is not (a global
 that a loop of unbounded length updates, a value that may grow past
 int64), counters that many processes update are never uniform. --assume-no-overflow asks it of the
 constraint alone in any case, as over mathematical integers (the CAV'18
