@@ -361,9 +361,9 @@ func (x *explorer) updateBack(i, k int) {
 		first := true
 		for _, w := range v[:a] {
 			// The last event, n, runs here before e: a compare-and-swap
-			// may write here what it did not after e, so it is judged
-			// with the writes it may make (see restrictWrites).
-			if hb(w, ev) || a == len(v)-1 && x.dependent(w, x.staticEvent(ev)) {
+			// that failed after e may write here, so it is judged with
+			// the writes it may make (see restrictWrites).
+			if hb(w, ev) || a == len(v)-1 && !ev.virtual && ev.sets != nil && x.dependent(w, x.staticEvent(ev)) {
 				first = false
 				break
 			}
