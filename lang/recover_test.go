@@ -111,12 +111,42 @@ func TestRecoverSyntaxCases(t *testing.T) {
 }
 
 // topKeywordInside reports whether a declaration start found by scan lies
-// inside a declaration: the text before it does not end with ";" or "}".
+// inside a declaration: the text before it does not end with ";" or with
+// the "}" of a body.
 func topKeywordInside(src []byte, starts []int) bool {
 	for _, s := range starts {
 		before := bytes.TrimRight(stripComments(src[:s]), " \t\r\n")
-		if len(before) > 0 && before[len(before)-1] != ';' && before[len(before)-1] != '}' {
+		if len(before) == 0 {
+			continue
+		}
+		switch before[len(before)-1] {
+		case ';':
+		case '}':
+			// A body ends a declaration; an initializer list
+			// ("= {1, 2}") does not.
+			if initializerList(before) {
+				return true
+			}
+		default:
 			return true
+		}
+	}
+	return false
+}
+
+// initializerList reports whether the '}' that src ends with closes a
+// global's initializer list: its '{' follows an '='.
+func initializerList(src []byte) bool {
+	depth := 0
+	for i := len(src) - 1; i >= 0; i-- {
+		switch src[i] {
+		case '}':
+			depth++
+		case '{':
+			if depth--; depth == 0 {
+				prev := bytes.TrimRight(src[:i], " \t\r\n")
+				return len(prev) > 0 && prev[len(prev)-1] == '='
+			}
 		}
 	}
 	return false
