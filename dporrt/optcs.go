@@ -456,9 +456,10 @@ func (x *explorer) pidsAt(pos []int) []PID {
 }
 
 // sequenceAt returns the events at the positions pos as entries of a
-// wakeup tree or don't-do sequence: as they ran (the optimal loop's events
-// carry their blocks' syntactic sets), but for the race's own events, the
-// positions i and k, which are copies (see reverse).
+// wakeup tree or don't-do sequence: as they ran (each with its sets under
+// the dependency, a failed compare-and-swap's without the write it did not
+// make), but for the race's own events, the positions i and k, which are
+// copies with the sets they have wherever they run (see reverse).
 func (x *explorer) sequenceAt(pos []int, i, k int) []*event {
 	v := make([]*event, len(pos))
 	for a, j := range pos {
