@@ -3,6 +3,7 @@ package encode
 import (
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
@@ -74,19 +75,11 @@ func IntervalGuard(g *ts.Graph, root ts.Ref) (bounds []Bound, ok bool) {
 	case !grow(ev, box):
 		return nil, false
 	}
+	sides := make([]side, 0, 2*n)
 	for i := range box {
-		for _, side := range []bool{false, true} {
-			saved := box[i]
-			if side {
-				box[i].hiInf = true
-			} else {
-				box[i].loInf = true
-			}
-			if !ev.holds(box) {
-				box[i] = saved
-			}
-		}
+		sides = append(sides, side{i, false}, side{i, true})
 	}
+	ev.drop(box, sides)
 	for i := range box {
 		if !box[i].hiInf {
 			box[i].hi = ev.widen(box, i, true)
@@ -110,6 +103,41 @@ func IntervalGuard(g *ts.Graph, root ts.Ref) (bounds []Bound, ok bool) {
 		}
 	}
 	return bounds, true
+}
+
+// side is one side of one value's interval: hi or lo.
+type side struct {
+	i  int
+	hi bool
+}
+
+// drop unbounds, in order, each side of sides that the guard does not
+// need: a side is dropped where the guard holds with it and the sides
+// dropped before it unbounded. It tries whole runs of sides at once and
+// splits a run only where it fails: the guard holds on a box wherever it
+// holds on a wider one, so the sides dropped are those of dropping them
+// one by one, and the evaluations are few where few sides are needed.
+func (ev *boxEval) drop(box []ival, sides []side) {
+	if len(sides) == 0 {
+		return
+	}
+	saved := slices.Clone(box)
+	for _, s := range sides {
+		if s.hi {
+			box[s.i].hiInf = true
+		} else {
+			box[s.i].loInf = true
+		}
+	}
+	if ev.holds(box) {
+		return
+	}
+	copy(box, saved)
+	if len(sides) > 1 {
+		h := len(sides) / 2
+		ev.drop(box, sides[:h])
+		ev.drop(box, sides[h:])
+	}
 }
 
 // grow is the search for a box where no shared one is found (x + y and
@@ -180,16 +208,42 @@ func triOf(b bool) tri {
 // boxEval evaluates a guard over boxes: its nodes in topological order,
 // the inputs (the integer leaves) in the order they are first reached.
 type boxEval struct {
-	g      *ts.Graph
-	nodes  []ts.Ref
-	args   [][]int // by node: the positions of its arguments
-	pos    map[ts.Ref]int
-	inputs []ts.Ref
-	input  map[ts.Ref]int
-	ints   []ival
-	bools  []tri
-	work   int
+	g       *ts.Graph
+	nodes   []ts.Ref
+	args    [][]int // by node: the positions of its arguments
+	pos     map[ts.Ref]int
+	inputs  []ts.Ref
+	input   map[ts.Ref]int
+	inputAt []int  // by node: its index in inputs
+	edge    []bool // by node: a comparison with 9223372036854775807 or -9223372036854775808
+	ints    []ival // by node, over the box of the last holds
+	bools   []tri
+	box     []ival
+	work    int
+
+	// under's evaluation: by node, its value where it was last visited
+	// and the visit's stamp.
+	subInts  []ival
+	subBools []tri
+	seen     []uint32
+	stamp    uint32
+
+	// The narrowing in force (see assume): by node, its interval where
+	// narrowed[n] is the narrowing's mark; first, its first node.
+	narrowedTo []ival
+	narrowed   []uint32
+	mark       uint32
+	first      int
 }
+
+// fresh starts a narrowing of no node.
+func (ev *boxEval) fresh() {
+	ev.mark++
+	ev.first = len(ev.nodes)
+}
+
+func (ev *boxEval) topInt(n int) ival { return ev.ints[n] }
+func (ev *boxEval) topBool(n int) tri { return ev.bools[n] }
 
 func newBoxEval(g *ts.Graph, root ts.Ref) *boxEval {
 	ev := &boxEval{g: g, pos: map[ts.Ref]int{}, input: map[ts.Ref]int{}}
@@ -206,109 +260,393 @@ func newBoxEval(g *ts.Graph, root ts.Ref) *boxEval {
 		}
 	}, root)
 	ev.args = make([][]int, len(ev.nodes))
+	ev.edge = make([]bool, len(ev.nodes))
+	ev.inputAt = make([]int, len(ev.nodes))
 	for i, r := range ev.nodes {
+		ev.inputAt[i] = ev.input[r]
 		for _, a := range g.Args(r) {
 			ev.args[i] = append(ev.args[i], ev.pos[a])
+			if g.Kind(r) == ts.KOp && compares[g.Op(r)] && g.Kind(a) == ts.KConst &&
+				(g.Val(a) == math.MaxInt64 || g.Val(a) == math.MinInt64) {
+				ev.edge[i] = true
+			}
 		}
 	}
 	ev.ints = make([]ival, len(ev.nodes))
 	ev.bools = make([]tri, len(ev.nodes))
+	ev.subInts = make([]ival, len(ev.nodes))
+	ev.subBools = make([]tri, len(ev.nodes))
+	ev.seen = make([]uint32, len(ev.nodes))
+	ev.narrowedTo = make([]ival, len(ev.nodes))
+	ev.narrowed = make([]uint32, len(ev.nodes))
 	return ev
 }
 
 // holds reports whether the guard is true in every state of the box.
+//
+// One pass over the nodes in topological order, where a condition the
+// box leaves open narrows what it guards: the branches of an ite are
+// evaluated in the part of the box where its condition holds and where it
+// does not (ite(x > 0, x, x + 1) stays within x's interval where x is
+// not above 0), and a disjunct where the others are false (x > 0 || x +
+// 1 <= 9223372036854775807 holds whatever x is). That is what keeps an
+// update under a branch (if (g > 3) { ... } else { g = g + 1; }) from
+// needing a bound on g.
 func (ev *boxEval) holds(box []ival) bool {
-	g := ev.g
+	ev.box = box
 	ev.work += len(ev.nodes)
 	for i, r := range ev.nodes {
-		args := ev.args[i]
-		in := func(k int) ival { return ev.ints[args[k]] }
-		b := func(k int) tri { return ev.bools[args[k]] }
-		if g.Sort(r) == ts.SortInt {
-			var v ival
-			switch g.Kind(r) {
-			case ts.KConst:
-				v = point(g.Val(r))
-			case ts.KSym, ts.KSelect, ts.KApply:
-				v = box[ev.input[r]]
-			case ts.KIte:
-				switch b(0) {
-				case trueT:
-					v = in(1)
-				case falseT:
-					v = in(2)
-				default:
-					v = hull(in(1), in(2))
-				}
-			case ts.KDiv:
-				v = quo(in(0))
-			case ts.KMod:
-				v = rem(in(0), in(1))
-			case ts.KOp:
-				switch g.Op(r) {
-				case lang.OpNeg:
-					v = negI(in(0))
-				case lang.OpAdd:
-					v = addI(in(0), in(1))
-				case lang.OpSub:
-					v = addI(in(0), negI(in(1)))
-				case lang.OpMul:
-					v = mulI(in(0), in(1))
-				default:
-					v = top
-				}
-			default:
-				v = top
-			}
-			ev.ints[i] = v
-			continue
+		v, t := ev.plain(i, ev.topInt, ev.topBool)
+		if args := ev.args[i]; ev.g.Kind(r) == ts.KIte && ev.bools[args[0]] == unknownT {
+			v = ev.branches(i, v)
+		} else if t == unknownT && ev.g.Kind(r) == ts.KOp && ev.g.Op(r) == lang.OpOr && ev.disjunct(i) {
+			t = trueT
 		}
-		var t tri
-		switch g.Kind(r) {
-		case ts.KConst:
-			t = triOf(g.Val(r) != 0)
-		case ts.KOp:
-			switch op := g.Op(r); op {
-			case lang.OpNot:
-				t = [...]tri{unknownT, falseT, trueT}[b(0)]
-			case lang.OpAnd, lang.OpOr:
-				unit, zero := trueT, falseT
-				if op == lang.OpOr {
-					unit, zero = falseT, trueT
-				}
-				t = unit
-				for k := range args {
-					switch b(k) {
-					case zero:
-						t = zero
-					case unknownT:
-						if t == unit {
-							t = unknownT
-						}
-					}
-					if t == zero {
-						break
-					}
-				}
-			case lang.OpLt, lang.OpLe, lang.OpGt, lang.OpGe, lang.OpEq, lang.OpNe:
-				switch g.Sort(g.Args(r)[0]) {
-				case ts.SortInt:
-					t = compare(op, in(0), in(1))
-				case ts.SortBool:
-					if x, y := b(0), b(1); x != unknownT && y != unknownT {
-						switch op {
-						case lang.OpEq:
-							t = triOf(x == y)
-						case lang.OpNe:
-							t = triOf(x != y)
-						}
-					}
-				}
-			}
-		}
-		ev.bools[i] = t
+		ev.ints[i], ev.bools[i] = v, t
 	}
 	return ev.bools[len(ev.nodes)-1] == trueT
+}
+
+// plain evaluates node i from the values of its arguments (ints and
+// bools give them by node), without narrowing: an integer node's interval, a boolean node's
+// truth.
+func (ev *boxEval) plain(i int, ints func(int) ival, bools func(int) tri) (ival, tri) {
+	g, r, args := ev.g, ev.nodes[i], ev.args[i]
+	in := func(k int) ival { return ints(args[k]) }
+	b := func(k int) tri { return bools(args[k]) }
+	if g.Sort(r) == ts.SortInt {
+		switch g.Kind(r) {
+		case ts.KConst:
+			return point(g.Val(r)), unknownT
+		case ts.KSym, ts.KSelect, ts.KApply:
+			return ev.box[ev.inputAt[i]], unknownT
+		case ts.KIte:
+			switch b(0) {
+			case trueT:
+				return in(1), unknownT
+			case falseT:
+				return in(2), unknownT
+			}
+			return hull(in(1), in(2)), unknownT
+		case ts.KDiv:
+			return quo(in(0)), unknownT
+		case ts.KMod:
+			return rem(in(0), in(1)), unknownT
+		case ts.KOp:
+			switch g.Op(r) {
+			case lang.OpNeg:
+				return negI(in(0)), unknownT
+			case lang.OpAdd:
+				return addI(in(0), in(1)), unknownT
+			case lang.OpSub:
+				return addI(in(0), negI(in(1))), unknownT
+			case lang.OpMul:
+				return mulI(in(0), in(1)), unknownT
+			}
+		}
+		return top, unknownT
+	}
+	switch g.Kind(r) {
+	case ts.KConst:
+		return ival{}, triOf(g.Val(r) != 0)
+	case ts.KOp:
+		switch op := g.Op(r); op {
+		case lang.OpNot:
+			return ival{}, [...]tri{unknownT, falseT, trueT}[b(0)]
+		case lang.OpAnd, lang.OpOr:
+			unit, zero := trueT, falseT
+			if op == lang.OpOr {
+				unit, zero = falseT, trueT
+			}
+			t := unit
+			for k := range args {
+				switch b(k) {
+				case zero:
+					return ival{}, zero
+				case unknownT:
+					t = unknownT
+				}
+			}
+			return ival{}, t
+		case lang.OpLt, lang.OpLe, lang.OpGt, lang.OpGe, lang.OpEq, lang.OpNe:
+			switch g.Sort(g.Args(r)[0]) {
+			case ts.SortInt:
+				return ival{}, compare(op, in(0), in(1))
+			case ts.SortBool:
+				if x, y := b(0), b(1); x != unknownT && y != unknownT {
+					switch op {
+					case lang.OpEq:
+						return ival{}, triOf(x == y)
+					case lang.OpNe:
+						return ival{}, triOf(x != y)
+					}
+				}
+			}
+		}
+	}
+	return ival{}, unknownT
+}
+
+// branches narrows the interval v of ite node i, whose condition the box
+// leaves open, to the hull of its branches, each evaluated where the
+// condition takes it; a branch no state of the box takes adds nothing.
+func (ev *boxEval) branches(i int, v ival) ival {
+	args := ev.args[i]
+	var w ival
+	seen := false
+	for k, want := range []bool{true, false} {
+		ev.fresh()
+		if !ev.assume(args[0], want) {
+			continue
+		}
+		x, _ := ev.under(args[1+k])
+		if seen {
+			x = hull(w, x)
+		}
+		w, seen = x, true
+	}
+	if !seen {
+		return v
+	}
+	if m, ok := meet(v, w); ok {
+		return m
+	}
+	return v
+}
+
+// disjunct reports whether or node i holds because one of its disjuncts
+// holds wherever every other one is false.
+func (ev *boxEval) disjunct(i int) bool {
+	args := ev.args[i]
+	// The disjuncts tried: the range atoms (x <= 9223372036854775807)
+	// where there are, the others only where there are none: a range
+	// atom is what a branch's condition makes hold.
+	edges := slices.ContainsFunc(args, func(a int) bool { return ev.bools[a] == unknownT && ev.edge[a] })
+	for j, a := range args {
+		if ev.bools[a] != unknownT || edges && !ev.edge[a] {
+			continue
+		}
+		ev.fresh()
+		feasible := true
+		for k, o := range args {
+			if k != j && !ev.assume(o, false) {
+				feasible = false
+				break
+			}
+		}
+		if !feasible {
+			return true
+		}
+		if _, t := ev.under(a); t == trueT {
+			return true
+		}
+	}
+	return false
+}
+
+// assume narrows, in the narrowing in force, the intervals of the integer nodes that
+// condition c bounds where it is want: the sides of a comparison, through
+// negation, addition and subtraction of a constant, and the conjuncts of
+// a conjunction taken true (disjuncts of a disjunction taken false).
+// false: no state of the box takes c that way.
+func (ev *boxEval) assume(c int, want bool) bool {
+	if t := ev.bools[c]; t != unknownT {
+		return (t == trueT) == want
+	}
+	g, r, args := ev.g, ev.nodes[c], ev.args[c]
+	if g.Kind(r) != ts.KOp {
+		return true
+	}
+	op := g.Op(r)
+	switch op {
+	case lang.OpNot:
+		return ev.assume(args[0], !want)
+	case lang.OpAnd, lang.OpOr:
+		if (op == lang.OpAnd) != want {
+			return true // a disjunction taken true bounds no one value
+		}
+		for _, a := range args {
+			if !ev.assume(a, want) {
+				return false
+			}
+		}
+		return true
+	case lang.OpLt, lang.OpLe, lang.OpGt, lang.OpGe, lang.OpEq, lang.OpNe:
+		if g.Sort(g.Args(r)[0]) != ts.SortInt {
+			return true
+		}
+	default:
+		return true
+	}
+	if !want {
+		op = negCmp(op)
+	}
+	x, y := args[0], args[1]
+	switch op {
+	case lang.OpGt:
+		x, y, op = y, x, lang.OpLt
+	case lang.OpGe:
+		x, y, op = y, x, lang.OpLe
+	}
+	vx, vy := ev.current(x), ev.current(y)
+	switch op {
+	case lang.OpLt, lang.OpLe:
+		// x <= y - d: x at most y's top, y at least x's bottom.
+		d := int64(0)
+		if op == lang.OpLt {
+			d = 1
+		}
+		return ev.narrow(x, ival{loInf: true, hi: vy.hi - d, hiInf: vy.hiInf || (d == 1 && vy.hi == math.MinInt64)}) &&
+			ev.narrow(y, ival{lo: vx.lo + d, loInf: vx.loInf || (d == 1 && vx.lo == math.MaxInt64), hiInf: true})
+	case lang.OpEq:
+		return ev.narrow(x, vy) && ev.narrow(y, vx)
+	}
+	return true
+}
+
+var compares = map[lang.Op]bool{lang.OpLt: true, lang.OpLe: true, lang.OpGt: true, lang.OpGe: true, lang.OpEq: true, lang.OpNe: true}
+
+// negCmp is the comparison that holds where op does not.
+func negCmp(op lang.Op) lang.Op {
+	switch op {
+	case lang.OpLt:
+		return lang.OpGe
+	case lang.OpLe:
+		return lang.OpGt
+	case lang.OpGt:
+		return lang.OpLe
+	case lang.OpGe:
+		return lang.OpLt
+	case lang.OpEq:
+		return lang.OpNe
+	}
+	return lang.OpEq
+}
+
+// current is node n's interval as narrowed so far.
+func (ev *boxEval) current(n int) ival {
+	if ev.narrowed[n] == ev.mark {
+		return ev.narrowedTo[n]
+	}
+	return ev.ints[n]
+}
+
+// narrow intersects node n's interval with w, and the interval of t where
+// n is t + c, t - c or -t; false: the intersection is empty.
+func (ev *boxEval) narrow(n int, w ival) bool {
+	cur := ev.current(n)
+	v, ok := meet(cur, w)
+	if !ok {
+		return false
+	}
+	if v == cur {
+		return true
+	}
+	ev.narrowedTo[n], ev.narrowed[n], ev.first = v, ev.mark, min(ev.first, n)
+	g, r, args := ev.g, ev.nodes[n], ev.args[n]
+	if g.Kind(r) != ts.KOp {
+		return true
+	}
+	switch g.Op(r) {
+	case lang.OpNeg:
+		return ev.narrow(args[0], negI(v))
+	case lang.OpAdd, lang.OpSub:
+		for k := range 2 {
+			c := ev.ints[args[1-k]]
+			if c.loInf || c.hiInf || c.lo != c.hi || (g.Op(r) == lang.OpSub && k == 1) {
+				continue
+			}
+			if g.Op(r) == lang.OpAdd {
+				c = negI(c)
+			}
+			// n = t + c: t = n - c; n = t - c: t = n + c.
+			return ev.narrow(args[k], addI(v, c))
+		}
+	}
+	return true
+}
+
+// meet is the intersection of a and b; false where it is empty.
+func meet(a, b ival) (ival, bool) {
+	v := a
+	if !b.loInf && (v.loInf || b.lo > v.lo) {
+		v.lo, v.loInf = b.lo, false
+	}
+	if !b.hiInf && (v.hiInf || b.hi < v.hi) {
+		v.hi, v.hiInf = b.hi, false
+	}
+	return v, v.loInf || v.hiInf || v.lo <= v.hi
+}
+
+// under evaluates node target where the nodes narrowed lie within their
+// intervals: the nodes between the first of them and target are
+// evaluated again, each within its interval over the whole box.
+func (ev *boxEval) under(target int) (ival, tri) {
+	first := min(ev.first, target)
+	ev.stamp++
+	sub := func(n int) bool { return n >= first && ev.seen[n] == ev.stamp }
+	ints := func(n int) ival {
+		if sub(n) {
+			return ev.subInts[n]
+		}
+		return ev.ints[n]
+	}
+	bools := func(n int) tri {
+		if sub(n) {
+			return ev.subBools[n]
+		}
+		return ev.bools[n]
+	}
+	var visit func(n int)
+	visit = func(n int) {
+		if n < first || ev.seen[n] == ev.stamp {
+			return
+		}
+		// Lazily: an ite's branch its condition rules out, and the
+		// arguments of a junction after one that decides it, keep
+		// their values over the whole box.
+		args := ev.args[n]
+		switch r := ev.nodes[n]; {
+		case ev.g.Kind(r) == ts.KIte:
+			visit(args[0])
+			switch bools(args[0]) {
+			case trueT:
+				visit(args[1])
+			case falseT:
+				visit(args[2])
+			default:
+				visit(args[1])
+				visit(args[2])
+			}
+		case ev.g.Kind(r) == ts.KOp && (ev.g.Op(r) == lang.OpAnd || ev.g.Op(r) == lang.OpOr):
+			zero := triOf(ev.g.Op(r) == lang.OpOr)
+			for _, a := range args {
+				if visit(a); bools(a) == zero {
+					break
+				}
+			}
+		default:
+			for _, a := range args {
+				visit(a)
+			}
+		}
+		ev.work++
+		v, t := ev.plain(n, ints, bools)
+		if w, ok := meet(v, ev.ints[n]); ok {
+			v = w
+		}
+		if ev.narrowed[n] == ev.mark {
+			if m, ok := meet(v, ev.narrowedTo[n]); ok {
+				v = m
+			}
+		}
+		if ev.bools[n] != unknownT {
+			t = ev.bools[n]
+		}
+		ev.subInts[n], ev.subBools[n], ev.seen[n] = v, t, ev.stamp
+	}
+	visit(target)
+	return ints(target), bools(target)
 }
 
 // widen returns the farthest side (hi or lo) of input i's interval within
