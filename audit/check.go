@@ -345,6 +345,11 @@ func (c *Checker) names(e *ic.Expr, a, b *lang.Block) string {
 			return fmt.Sprintf("%s is not a function of the IC file", e.Name)
 		}
 	}
+	for _, d := range e.Defs {
+		if why := c.names(d.Expr, a, b); why != "" {
+			return why
+		}
+	}
 	for _, x := range e.Args {
 		if why := c.names(x, a, b); why != "" {
 			return why

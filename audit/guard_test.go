@@ -17,8 +17,9 @@ import (
 // writes, of both kinds, on programs whose exact guards are large (a block
 // adding a different constant to one accumulator under each of its
 // branches), on fig1 and under an invariant; it finds unsound each
-// interval guard of fig1 with its bounds moved to the ends of int64, and
-// one that rules overflow out only with its pair's constraint.
+// interval guard of fig1 with its bounds moved to the ends of int64, one
+// that rules overflow out only with its pair's constraint, and an exact
+// guard with a let whose definition was changed.
 func TestCheckFileGuards(t *testing.T) {
 	t.Parallel()
 	var acc strings.Builder
@@ -67,6 +68,28 @@ func TestCheckFileGuards(t *testing.T) {
 				for _, r := range rep.Constraints {
 					if r.Verdict != Proven {
 						t.Errorf("(%s, %s) %s: %s (%s)", r.Claim.A, r.Claim.B, r.Claim.Expr, r.Verdict, r.Reason)
+					}
+				}
+				if file == path && kind == synth.GuardExact {
+					// The exact guard of (p, p) names its shared subterms
+					// (a let); with one addition of a definition made
+					// smaller, it lets an order overflow.
+					p, _ := f.Pair("p", "p")
+					if p.NoOverflow.Op != "let" {
+						t.Fatalf("(p, p): the exact guard %s has no let", p.NoOverflow)
+					}
+					for _, d := range p.NoOverflow.Defs {
+						if x := d.Expr; x.Op == "+" && x.Args[0].Op == "global" && x.Args[0].Name == "acc" && x.Args[1].Op == "int" {
+							*x.Args[1].Value--
+							break
+						}
+					}
+					rep, err := c.CheckFile(context.Background(), f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(rep.Guards) != 1 || rep.Guards[0].Verdict != Unsound {
+						t.Errorf("(p, p): the guard %s is not found unsound: %v", p.NoOverflow, rep.Guards)
 					}
 				}
 				if file != "../testdata/fig1.blk" || kind != synth.GuardInterval {

@@ -331,11 +331,7 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 		return r
 	}
 	var r []Loc
-	var walk func(e *ic.Expr)
-	walk = func(e *ic.Expr) {
-		for _, a := range e.Args {
-			walk(a)
-		}
+	read := func(e *ic.Expr) {
 		if e.Op != "global" && e.Op != "select" {
 			return
 		}
@@ -355,10 +351,10 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 		r = append(r, x.staticLocs([]*lang.Var{v})...)
 	}
 	for _, c := range pr.Constraints {
-		walk(c.Expr)
+		c.Expr.Walk(read)
 	}
 	if pr.NoOverflow != nil && !x.ics.unguarded {
-		walk(pr.NoOverflow)
+		pr.NoOverflow.Walk(read) // a let's definitions too
 	}
 	for _, inv := range x.m.Prog.Invariants { // see pairCheck
 		r = append(r, x.staticLocs(inv.Reads)...)

@@ -137,7 +137,7 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 	// which an interval holds whole (IntervalGuard), where the lifted atoms
 	// split into cases that three-valued logic cannot join again; and
 	// lifting it took most of a pair's time where it reads a value merged
-	// at many joins. LiftedGuard lifts it for printing.
+	// at many joins; an exact guard is written with its ites too.
 	f.NoOverflowR = g.And(guards...)
 	l := newLifter(g)
 	f.FR, f.SwappedR, f.AssumeR = l.lift(f.FR), l.lift(f.SwappedR), l.lift(f.AssumeR)
@@ -149,12 +149,6 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 	}
 	f.Exact = len(f.Inexact) == 0
 	return f
-}
-
-// LiftedGuard is the merged guard NoOverflowR with the ites of its atoms
-// lifted out, as F's are: the form an exact guard is printed in.
-func (f *Formula) LiftedGuard() ts.Ref {
-	return newLifter(f.Graph).lift(f.NoOverflowR)
 }
 
 // sameState is the condition under which ab and ba end in the same state

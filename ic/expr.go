@@ -3,8 +3,10 @@ package ic
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,16 +24,28 @@ import (
 //	"+", "-", "*" (two or more arguments for + and *),
 //	"div", "mod" (Euclidean, as in SMT-LIB: the remainder is never negative),
 //	"/", "%" (truncated toward zero, as in the language),
-//	"<", "<=", ">", ">=", "==", "!=", "&&", "||" (n-ary), "ite".
+//	"<", "<=", ">", ">=", "==", "!=", "&&", "||" (n-ary), "ite",
+//	"let" (Defs, Args[0]: the body), "ref" (Name: a definition of an
+//	enclosing let; Sort as for leaves).
 //
-// Integers are mathematical: evaluation never wraps around.
+// Integers are mathematical: evaluation never wraps around. A let names
+// subterms that an expression shares (an exact overflow guard reads one
+// merged value in many places): each definition may refer to the ones
+// before it, and is evaluated at most once, when first referred to.
 type Expr struct {
 	Op    string  `json:"op"`
 	Value *int64  `json:"value,omitempty"`
 	Name  string  `json:"name,omitempty"`
 	Event int     `json:"event,omitempty"`
-	Sort  string  `json:"sort,omitempty"` // leaves and apply: "bool" or "array"; empty for int
+	Sort  string  `json:"sort,omitempty"` // leaves, ref and apply: "bool" or "array"; empty for int
+	Defs  []Def   `json:"defs,omitempty"`
 	Args  []*Expr `json:"args,omitempty"`
+}
+
+// Def is a definition of a let: Name stands for the value of Expr.
+type Def struct {
+	Name string `json:"name"`
+	Expr *Expr  `json:"expr"`
 }
 
 // Int returns an integer literal expression.
@@ -58,10 +72,14 @@ var arity = map[string][2]int{ // min, max (-1: unbounded)
 	"select": {1, 1}, "apply": {0, -1}, "!": {1, 1}, "-": {1, -1}, "+": {2, -1}, "*": {2, -1},
 	"div": {2, 2}, "mod": {2, 2}, "/": {2, 2}, "%": {2, 2},
 	"<": {2, 2}, "<=": {2, 2}, ">": {2, 2}, ">=": {2, 2}, "==": {2, 2}, "!=": {2, 2},
-	"&&": {1, -1}, "||": {1, -1}, "ite": {3, 3},
+	"&&": {1, -1}, "||": {1, -1}, "ite": {3, 3}, "let": {1, 1}, "ref": {0, 0},
 }
 
-func (e *Expr) check() error {
+func (e *Expr) check() error { return e.checkIn(nil) }
+
+// checkIn checks e where the definitions of scope (name -> sort) are
+// in force.
+func (e *Expr) checkIn(scope map[string]string) error {
 	if e == nil {
 		return errors.New("missing expression")
 	}
@@ -77,17 +95,118 @@ func (e *Expr) check() error {
 		if e.Value == nil {
 			return errors.New("int without value")
 		}
-	case "global", "local", "param", "select", "apply":
+	case "global", "local", "param", "select", "apply", "ref":
 		if e.Name == "" {
 			return fmt.Errorf("%s without name", e.Op)
 		}
 	}
+	switch {
+	case e.Op == "ref":
+		sort, ok := scope[e.Name]
+		if !ok {
+			return fmt.Errorf("ref %s: no definition of that name before it", e.Name)
+		}
+		if sort != e.Sort {
+			return fmt.Errorf("ref %s of sort %q: its definition is of sort %q", e.Name, e.Sort, sort)
+		}
+	case e.Op == "let":
+		if len(e.Defs) == 0 {
+			return errors.New("let without definitions")
+		}
+		inner := maps.Clone(scope)
+		if inner == nil {
+			inner = map[string]string{}
+		}
+		for _, d := range e.Defs {
+			if d.Name == "" {
+				return errors.New("definition without name")
+			}
+			if _, ok := inner[d.Name]; ok {
+				return fmt.Errorf("definition %s: the name is defined already", d.Name)
+			}
+			if err := d.Expr.checkIn(inner); err != nil {
+				return fmt.Errorf("definition %s: %w", d.Name, err)
+			}
+			inner[d.Name] = d.Expr.resultSort()
+		}
+		scope = inner
+	case len(e.Defs) > 0:
+		return fmt.Errorf("definitions in %q (only let has them)", e.Op)
+	}
 	for _, a := range e.Args {
-		if err := a.check(); err != nil {
+		if err := a.checkIn(scope); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// scope is the environment of a let's body and definitions: the
+// definitions' values, each worked out when first read.
+type scope struct {
+	Env
+	defs map[string]*binding
+}
+
+type binding struct {
+	e  *Expr
+	in *scope
+	// eval64's answer and eval's, once asked.
+	done64, doneBig bool
+	v64             int64
+	ok64            bool
+	err64, errBig   error
+	vBig            *big.Int
+}
+
+func newScope(env Env, let *Expr) *scope {
+	sc := &scope{Env: env, defs: make(map[string]*binding, len(let.Defs))}
+	for _, d := range let.Defs {
+		sc.defs[d.Name] = &binding{e: d.Expr, in: sc}
+	}
+	return sc
+}
+
+// lookup finds the definition of name in force in env.
+func lookup(env Env, name string) (*binding, error) {
+	for {
+		sc, ok := env.(*scope)
+		if !ok {
+			return nil, fmt.Errorf("ref %s: no definition of that name", name)
+		}
+		if b := sc.defs[name]; b != nil {
+			return b, nil
+		}
+		env = sc.Env
+	}
+}
+
+// Apply evaluates the arguments that read definitions here, since the
+// environment below evaluates them without the definitions.
+func (sc *scope) Apply(fn string, args []*Expr) (int64, error) {
+	var out []*Expr
+	for i, a := range args {
+		reads := false
+		a.Walk(func(x *Expr) { reads = reads || x.Op == "ref" })
+		if !reads {
+			continue
+		}
+		if a.resultSort() == "array" {
+			return 0, fmt.Errorf("%s: an array argument reads a definition", fn)
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		v, err := a.Eval(sc)
+		if err != nil {
+			return 0, err
+		}
+		out[i] = Int(v)
+	}
+	if out == nil {
+		out = args
+	}
+	return sc.Env.Apply(fn, out)
 }
 
 // Holds evaluates a boolean constraint. An error means the constraint
@@ -176,6 +295,18 @@ func (e *Expr) eval64(env Env) (v int64, ok bool, err error) {
 	case "apply":
 		v, err := env.Apply(e.Name, e.Args)
 		return v, err == nil, err
+	case "let":
+		return e.Args[0].eval64(newScope(env, e))
+	case "ref":
+		b, err := lookup(env, e.Name)
+		if err != nil {
+			return 0, false, err
+		}
+		if !b.done64 {
+			b.v64, b.ok64, b.err64 = b.e.eval64(b.in)
+			b.done64 = true
+		}
+		return b.v64, b.ok64, b.err64
 	case "&&", "||":
 		want := e.Op == "||"
 		var firstErr error
@@ -327,6 +458,18 @@ func (e *Expr) eval(env Env) (*big.Int, error) {
 			return nil, err
 		}
 		return big.NewInt(v), nil
+	case "let":
+		return e.Args[0].eval(newScope(env, e))
+	case "ref":
+		b, err := lookup(env, e.Name)
+		if err != nil {
+			return nil, err
+		}
+		if !b.doneBig {
+			b.vBig, b.errBig = b.e.eval(b.in)
+			b.doneBig = true
+		}
+		return b.vBig, b.errBig
 	case "&&", "||":
 		// A false conjunct (a true disjunct) decides, even where another
 		// argument cannot be evaluated: a[i] == 0 && i >= 0 is false at i = -1.
@@ -450,8 +593,15 @@ func (e *Expr) Functions() []string {
 	return sortedUnique(out)
 }
 
+// Walk calls f on e and on every expression within it, definitions of
+// lets included.
+func (e *Expr) Walk(f func(*Expr)) { e.walk(f) }
+
 func (e *Expr) walk(f func(*Expr)) {
 	f(e)
+	for _, d := range e.Defs {
+		d.Expr.walk(f)
+	}
 	for _, a := range e.Args {
 		a.walk(f)
 	}
@@ -475,8 +625,18 @@ func (e *Expr) text(outer int) string {
 		return strconv.FormatInt(*e.Value, 10)
 	case "true", "false":
 		return e.Op
-	case "global", "param":
+	case "global", "param", "ref":
 		return e.Name
+	case "let":
+		defs := make([]string, len(e.Defs))
+		for i, d := range e.Defs {
+			defs[i] = d.Name + " = " + d.Expr.text(0)
+		}
+		s := "let " + strings.Join(defs, ", ") + " in " + e.Args[0].text(0)
+		if outer > 0 {
+			return "(" + s + ")"
+		}
+		return s
 	case "local":
 		return e.Name + strings.Repeat("'", e.Event)
 	case "select":

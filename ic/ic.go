@@ -13,9 +13,10 @@ import (
 )
 
 // FormatVersion is the version of the IC file format this package writes.
-// Parse reads it and version 2, whose guards are all exact (version 3
-// added no_overflow_kind).
-const FormatVersion = 3
+// Parse reads it, version 3 (which has no let: a version 4 file
+// without one is a version 3 file), and version 2, whose guards are all
+// exact (version 3 added no_overflow_kind).
+const FormatVersion = 4
 
 // Status classifies a pair of blocks.
 type Status string
@@ -277,8 +278,16 @@ func Parse(data []byte) (*File, error) {
 			}
 		}
 		f.Version = FormatVersion
+	case f.Version == 3:
+		// Version 3 is version 4 without let and ref.
+		for i := range f.Pairs {
+			if p := &f.Pairs[i]; p.NoOverflow != nil && usesLet(p.NoOverflow) {
+				return nil, fmt.Errorf("pair (%s, %s): let in a version 3 file (version 4 added it)", p.A, p.B)
+			}
+		}
+		f.Version = FormatVersion
 	case f.Version != FormatVersion:
-		return nil, fmt.Errorf("IC file format version %d is not supported (this icgen reads versions 2 and %d)", f.Version, FormatVersion)
+		return nil, fmt.Errorf("IC file format version %d is not supported (this icgen reads versions 2 to %d)", f.Version, FormatVersion)
 	}
 	fns := map[string]bool{}
 	for _, fn := range f.Functions {
@@ -352,6 +361,13 @@ func Parse(data []byte) (*File, error) {
 		}
 	}
 	return &f, nil
+}
+
+// usesLet reports whether e has a let or a ref.
+func usesLet(e *Expr) bool {
+	found := false
+	e.walk(func(x *Expr) { found = found || x.Op == "let" || x.Op == "ref" })
+	return found
 }
 
 // Pair returns the pair of blocks a and b in either order, and whether the

@@ -170,9 +170,9 @@ func TestMarshalParse(t *testing.T) {
 		t.Errorf("Pair(q, p) = %v, %v", pr, swapped)
 	}
 	bad := []struct{ name, edit, want string }{
-		{"version", `"version": 3`, "version"},
-		{"version1", `"version": 3`, "synthesize the file again"},
-		{"version2kind", `"version": 3`, "version 3 added it"},
+		{"version", `"version": 4`, "version"},
+		{"version1", `"version": 4`, "synthesize the file again"},
+		{"version2kind", `"version": 4`, "version 3 added it"},
 		{"block", `"a": "p"`, "unknown block"},
 		{"status", `"status": "conditional"`, "unknown status"},
 		{"op", `"op":"<="`, "unknown operator"},
@@ -189,7 +189,7 @@ func TestMarshalParse(t *testing.T) {
 		}
 	}
 	// A version 2 file wrote exact guards without their kind.
-	v2 := strings.Replace(strings.Replace(string(data), `"version": 3`, `"version": 2`, 1), `,
+	v2 := strings.Replace(strings.Replace(string(data), `"version": 4`, `"version": 2`, 1), `,
       "no_overflow_kind": "interval"`, "", 1)
 	if old, err := Parse([]byte(v2)); err != nil {
 		t.Errorf("version 2: %v", err)
@@ -198,6 +198,27 @@ func TestMarshalParse(t *testing.T) {
 	}
 	if _, err := Parse([]byte(`{"version": 1, "extra": true}`)); err == nil {
 		t.Error("unknown field accepted")
+	}
+	// A version 3 file is read (it had no let); a let in one is refused,
+	// as a ref to no definition is in any file.
+	v3 := strings.Replace(string(data), `"version": 4`, `"version": 3`, 1)
+	if old, err := Parse([]byte(v3)); err != nil || old.Version != FormatVersion {
+		t.Errorf("version 3: %v", err)
+	}
+	x := g("x")
+	f.Pairs[0].NoOverflow = &Expr{Op: "let", Defs: []Def{{"$1", op("+", x, Int(1))}}, Args: []*Expr{op("<=", &Expr{Op: "ref", Name: "$1"}, Int(5))}}
+	withLet, err := Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse(withLet); err != nil {
+		t.Errorf("a guard with a let: %v", err)
+	}
+	if _, err := Parse(bytes.Replace(withLet, []byte(`"version": 4`), []byte(`"version": 3`), 1)); err == nil || !strings.Contains(err.Error(), "version 4 added it") {
+		t.Errorf("a let in a version 3 file: err = %v", err)
+	}
+	if _, err := Parse(bytes.Replace(withLet, []byte(`"name":"$1"}`), []byte(`"name":"$2"}`), 1)); err == nil || !strings.Contains(err.Error(), "no definition") {
+		t.Errorf("a ref to no definition: err = %v", err)
 	}
 }
 

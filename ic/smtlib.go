@@ -72,7 +72,7 @@ const DivX, DivY = "div x", "div y"
 // atomic reports whether e prints as one token: a literal or a name.
 func (e *Expr) atomic() bool {
 	switch e.Op {
-	case "int", "true", "false", "global", "local", "param":
+	case "int", "true", "false", "global", "local", "param", "ref":
 		return true
 	}
 	return false
@@ -99,8 +99,42 @@ func (e *Expr) smt(b *strings.Builder) {
 		b.WriteString(smtInt(*e.Value))
 	case "true", "false":
 		b.WriteString(e.Op)
-	case "global", "local", "param":
+	case "global", "local", "param", "ref":
 		b.WriteString(Symbol(e.name()))
+	case "let":
+		// One let a level: the definitions that read only earlier
+		// levels' are bound together (SMT-LIB's let binds in parallel).
+		level := map[string]int{}
+		var levels [][]Def
+		for _, d := range e.Defs {
+			l := 0
+			d.Expr.walk(func(x *Expr) {
+				if x.Op == "ref" {
+					if k, ok := level[x.Name]; ok {
+						l = max(l, k+1)
+					}
+				}
+			})
+			level[d.Name] = l
+			if l == len(levels) {
+				levels = append(levels, nil)
+			}
+			levels[l] = append(levels[l], d)
+		}
+		for _, ds := range levels {
+			b.WriteString("(let (")
+			for i, d := range ds {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString("(" + Symbol(d.Name) + " ")
+				d.Expr.smt(b)
+				b.WriteByte(')')
+			}
+			b.WriteString(") ")
+		}
+		e.Args[0].smt(b)
+		b.WriteString(strings.Repeat(")", len(levels)))
 	case "select":
 		b.WriteString("(select " + Symbol(e.Name) + " ")
 		e.Args[0].smt(b)
@@ -192,8 +226,10 @@ func (e *Expr) Declarations() []string {
 // resultSort is the sort of an expression's value: "bool", "array" or "" (int).
 func (e *Expr) resultSort() string {
 	switch e.Op {
-	case "global", "local", "param", "apply":
+	case "global", "local", "param", "apply", "ref":
 		return e.Sort
+	case "let":
+		return e.Args[0].resultSort()
 	case "true", "false", "!", "&&", "||", "<", "<=", ">", ">=", "==", "!=":
 		return "bool"
 	case "ite":

@@ -38,9 +38,9 @@ func ParseGuardKind(s string) (GuardKind, error) {
 }
 
 // MaxGuardText bounds the text of a pair's overflow guard: an exact guard
-// in the merged encoding is a graph that must be printed as a tree, and
-// an interval guard's bounds name array elements and loop functions by
-// their arguments.
+// is as large as the part of the formula's graph it reaches, and an
+// interval guard's bounds name array elements and loop functions by their
+// arguments, which the graph shares and a bound prints whole.
 const MaxGuardText = 1 << 20
 
 // overflowGuard is a pair's overflow guard, worked out before its cover:
@@ -65,7 +65,7 @@ func guardOf(fm *encode.Formula, kind GuardKind) overflowGuard {
 	}
 	tries := []func() (*ic.Expr, string){
 		func() (*ic.Expr, string) { return intervalGuard(g, root) },
-		func() (*ic.Expr, string) { return exactGuard(fm) },
+		func() (*ic.Expr, string) { return exactGuard(g, root) },
 	}
 	kinds := []string{ic.Interval, ic.Exact}
 	if kind == GuardExact {
@@ -131,18 +131,17 @@ func intervalGuard(g *ts.Graph, root ts.Ref) (*ic.Expr, string) {
 	return &ic.Expr{Op: "&&", Args: atoms}, ""
 }
 
-// exactGuard writes fm's guard itself, as a tree.
-func exactGuard(fm *encode.Formula) (*ic.Expr, string) {
-	t := fm.NoOverflow
-	if fm.IsMerged() {
-		var ok bool
-		if t, ok = fm.Graph.Term(fm.LiftedGuard(), MaxGuardText); !ok {
-			return nil, fmt.Sprintf("the exact condition is too large to write (more than %d characters)", MaxGuardText)
-		}
-	}
-	e, err := allsat.ToExpr(t)
+// exactGuard writes the guard itself: the graph's terms as they are, ites
+// kept, and each subterm read in more than one place named once by a let
+// (allsat.GraphExpr), so its text grows with the graph, not with the
+// paths through it.
+func exactGuard(g *ts.Graph, root ts.Ref) (*ic.Expr, string) {
+	e, err := allsat.GraphExpr(g, root)
 	if err != nil {
 		return nil, "the exact condition is not expressible: " + err.Error()
+	}
+	if len(e.String()) > MaxGuardText {
+		return nil, fmt.Sprintf("the exact condition is too large to write (more than %d characters)", MaxGuardText)
 	}
 	return e, ""
 }
