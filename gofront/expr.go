@@ -118,7 +118,10 @@ func (c *fnCtx) pure(e ast.Expr) bool {
 func (c *fnCtx) expr(e ast.Expr) frag {
 	top := c.topCall
 	c.topCall = nil
-	tv := c.info().Types[e]
+	tv, known := c.info().Types[e]
+	if lit, ok := e.(*ast.BasicLit); ok && !known && lit.Kind == token.INT {
+		return fr(lit.Value).at(lit.Pos()) // the 1 of x++ and x--
+	}
 	if tv.Value != nil {
 		return c.constant(e, tv)
 	}
