@@ -140,10 +140,24 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 	for g, d := range disp {
 		byBlk[g.blk] = d
 	}
+	byName := map[string]*global{}
+	for _, g := range b.globals {
+		byName[g.blk] = g
+	}
 	for _, v := range prog.Globals {
+		g := byName[v.Name]
 		if d, ok := byBlk[v.Name]; ok {
 			v.Name = d
 		}
+		if g == nil {
+			continue
+		}
+		sv := StateVar{Name: v.Name, Go: g.goPath, Size: g.size, Bool: g.sc.isBool}
+		sv.Min, sv.Max = g.sc.rng()
+		if tn, ok := g.r.key.(*types.TypeName); ok {
+			sv.Root = tn.Name()
+		}
+		b.state = append(b.state, sv)
 	}
 	for _, bs := range srcs {
 		if bs.err != nil {

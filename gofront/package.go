@@ -16,6 +16,7 @@ import (
 // found, and which of them are not modelled.
 type Package struct {
 	Pattern string
+	Name    string // the Go package's name (the first one's, for several)
 	Prog    *lang.Program
 	// Blocks are the atomic blocks found, in source order (files by name).
 	Blocks []*Block
@@ -23,7 +24,31 @@ type Package struct {
 	Source []byte
 	// Files holds the Go sources by file name, for excerpts.
 	Files map[string][]byte
+	// State is the shared state as the program holds it, one entry per
+	// global of the program, in its order.
+	State []StateVar
 	_     struct{}
+}
+
+// StateVar is a global of the program: a scalar part of the shared state
+// (for an array of them, the array).
+type StateVar struct {
+	Name string // as constraints name it: a.balance, c.entries.key, hits
+	Root string // the receiver's type, or "" for a package variable
+	// Go is the Go expression of the value from the receiver (".balance",
+	// ".entries[%d].key") or of the package variable ("hits"), %d
+	// standing for the index when Size > 0.
+	Go       string
+	Size     int64
+	Bool     bool
+	Min, Max int64 // the Go type's range (ints)
+}
+
+// Var is a parameter of a block, named as constraints name it.
+type Var struct {
+	Name     string
+	Bool     bool
+	Min, Max int64
 }
 
 // Block is an atomic block of Go code: a method or function that holds a
@@ -38,6 +63,9 @@ type Block struct {
 	// Result is the id of the block that reads the call's results (the
 	// program's view of the caller), "" when the function has none.
 	Result string
+	Func   string // the Go function's name
+	Recv   string // its receiver's type ("" for a function)
+	Params []Var
 	_      struct{}
 }
 
@@ -118,6 +146,7 @@ type builder struct {
 	needB2I     bool
 	used        map[string]bool // IR names of procs and funcs
 	recvNames   map[*root]map[string]int
+	state       []StateVar
 }
 
 func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg) (*Package, lang.ErrorList) {
@@ -129,7 +158,7 @@ func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg) (*Package, la
 		wraps: map[string]scalar{}, minmax: map[string]bool{}, used: map[string]bool{},
 		recvNames: map[*root]map[string]int{},
 	}
-	out := &Package{Pattern: pattern, Files: map[string][]byte{}}
+	out := &Package{Pattern: pattern, Name: pkgs[0].pkg.Name(), Files: map[string][]byte{}}
 	var srcs []*blockSrc
 	for _, tp := range pkgs {
 		for n, s := range tp.src {
@@ -190,6 +219,7 @@ func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg) (*Package, la
 	}
 	b.finish(prog, srcs, marks, irFile, pattern)
 	out.Prog = prog
+	out.State = b.state
 	return out, nil
 }
 
@@ -419,6 +449,18 @@ func (b *builder) lowerBlock(bs *blockSrc) {
 	c.buf = [][]frag{nil}
 	formals := c.params(fd)
 	bs.stubPar = formals
+	bs.bl.Func = fd.Name.Name
+	if c.recvT != nil {
+		bs.bl.Recv = c.recvT.Name()
+	}
+	for _, f := range fd.Type.Params.List {
+		for _, n := range f.Names {
+			lv := c.locals[c.info().Defs[n]]
+			sc := lv.leaves[0].sc
+			lo, hi := sc.rng()
+			bs.bl.Params = append(bs.bl.Params, Var{Name: c.disp[lv.blk[0]], Bool: sc.isBool, Min: lo, Max: hi})
+		}
+	}
 	c.retFlag = c.tmp()
 	var resultDecls []frag
 	if fd.Type.Results != nil {
@@ -599,6 +641,16 @@ func (b *builder) globalFor(c *fnCtx, p place, sc scalar) *global {
 		disp = append(disp, n)
 	}
 	g.blk = b.uniqueName(blk)
+	for i, n := range p.names {
+		if p.path[i] < 0 {
+			g.goPath += "[%d]"
+		} else {
+			g.goPath += "." + n
+		}
+	}
+	if _, isVar := p.r.key.(*types.Var); isVar {
+		g.goPath = p.r.key.Name() + g.goPath
+	}
 	g.display = strings.Join(disp, ".")
 	if p.idx != nil {
 		g.size = p.size

@@ -111,6 +111,7 @@ type global struct {
 	size    int64 // > 0 for arrays
 	init    string
 	used    bool
+	goPath  string // the Go expression from the root, %d for the index
 }
 
 // leaf is a scalar part of a struct-typed value: its field path and type.
