@@ -19,6 +19,7 @@ func (c *fnCtx) valuesOf(e ast.Expr, t types.Type, alone bool) []frag {
 		}
 		return []frag{c.expr(e)}
 	}
+	c.notModelled(e)
 	ls, reason := leavesOf(t)
 	if reason != "" {
 		c.fail(e.Pos(), "%s", reason)
@@ -125,6 +126,7 @@ func (c *fnCtx) expr(e ast.Expr) frag {
 	if tv.Value != nil {
 		return c.constant(e, tv)
 	}
+	c.notModelled(e)
 	t := tv.Type
 	if t == nil {
 		c.fail(e.Pos(), "expression %s is not modelled", types.ExprString(e))
@@ -199,6 +201,32 @@ func (c *fnCtx) expr(e ast.Expr) frag {
 	}
 	c.fail(e.Pos(), "expression %s is not modelled", types.ExprString(e))
 	return frag{}
+}
+
+// notModelled fails on the expressions that are never modelled, whatever
+// their type, with the reason of their kind.
+func (c *fnCtx) notModelled(e ast.Expr) {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if obj := c.info().Uses[x]; c.recv != nil && obj == c.recv {
+			c.fail(x.Pos(), "the receiver used as a value (it may alias the shared object)")
+		}
+	case *ast.UnaryExpr:
+		switch x.Op {
+		case token.AND:
+			c.fail(x.Pos(), "address-of: pointers are not modelled")
+		case token.ARROW:
+			c.fail(x.Pos(), "channel receive: channels are not modelled")
+		}
+	case *ast.StarExpr:
+		c.fail(x.Pos(), "pointer dereference: pointers are not modelled")
+	case *ast.FuncLit:
+		c.fail(x.Pos(), "function literal: closures are not modelled")
+	case *ast.TypeAssertExpr:
+		c.fail(x.Pos(), "type assertion: interfaces are not modelled")
+	case *ast.SliceExpr:
+		c.fail(x.Pos(), "slice expression: slices are not modelled")
+	}
 }
 
 func (c *fnCtx) constant(e ast.Expr, tv types.TypeAndValue) frag {
@@ -327,6 +355,9 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 	if fi == nil {
 		c.fail(call.Pos(), "call of %s: %s", types.ExprString(call.Fun), c.whyNotCallable(call))
 	}
+	if fi.state == 1 {
+		c.fail(call.Pos(), "recursive call of %s: recursion is not modelled", fi.display)
+	}
 	c.b.lowerFunc(fi)
 	if fi.err != nil {
 		panic(unsup{fi.err.pos, "in " + fi.display + ": " + fi.err.msg})
@@ -403,6 +434,12 @@ func (c *fnCtx) whyNotCallable(call *ast.CallExpr) string {
 		}
 	case *ast.SelectorExpr:
 		if sel := c.info().Selections[f]; sel != nil {
+			if sel.Kind() == types.FieldVal {
+				return "a call through a function value is not modelled"
+			}
+			if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "sync" {
+				return "locking inside an atomic block is not modelled"
+			}
 			if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() != c.tp.pkg {
 				return "outside the package"
 			}

@@ -38,6 +38,12 @@ func IsGo(path string) bool {
 // not parse or type-check, a pattern that matches nothing) are returned as
 // an ErrorList; error means the tool failed (an unreadable directory).
 func Load(pattern string) (*Package, lang.ErrorList, error) {
+	return load(pattern, false)
+}
+
+// load is Load; every function with a body is a block when allAtomic
+// is set (a stress test of the lowering on any code).
+func load(pattern string, allAtomic bool) (*Package, lang.ErrorList, error) {
 	dirs, files, err := expand(pattern)
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +80,7 @@ func Load(pattern string) (*Package, lang.ErrorList, error) {
 	if len(pkgs) == 0 {
 		return nil, lang.ErrorList{{Pos: lang.Pos{File: pattern}, Msg: "no Go files"}}, nil
 	}
-	p, errs := build1(pattern, fset, pkgs)
+	p, errs := build1(pattern, fset, pkgs, allAtomic)
 	if len(errs) > 0 {
 		return nil, errs, nil
 	}

@@ -147,16 +147,17 @@ type builder struct {
 	used        map[string]bool // IR names of procs and funcs
 	recvNames   map[*root]map[string]int
 	state       []StateVar
+	allAtomic   bool
 }
 
-func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg) (*Package, lang.ErrorList) {
+func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic bool) (*Package, lang.ErrorList) {
 	b := &builder{
 		fset: fset, pkgs: pkgs, multi: len(pkgs) > 1,
 		decls: map[*types.Func]*ast.FuncDecl{}, declPkg: map[*types.Func]*typedPkg{},
 		pkgVarNames: map[string]bool{}, pkgVarInit: map[types.Object]ast.Expr{},
 		roots: map[types.Object]*root{}, globals: map[string]*global{}, funcs: map[*types.Func]*fnInfo{},
 		wraps: map[string]scalar{}, minmax: map[string]bool{}, used: map[string]bool{},
-		recvNames: map[*root]map[string]int{},
+		recvNames: map[*root]map[string]int{}, allAtomic: allAtomic,
 	}
 	out := &Package{Pattern: pattern, Name: pkgs[0].pkg.Name(), Files: map[string][]byte{}}
 	var srcs []*blockSrc
@@ -230,7 +231,7 @@ func (b *builder) detect(tp *typedPkg, fd *ast.FuncDecl) *blockSrc {
 	if fd.Body == nil {
 		return nil
 	}
-	marked := directive(fd.Doc, "//icgen:atomic")
+	marked := directive(fd.Doc, "//icgen:atomic") || b.allAtomic
 	bs := &blockSrc{decl: fd, tp: tp, body: fd.Body.List}
 	list := fd.Body.List
 	var lockX ast.Expr
