@@ -94,12 +94,17 @@ func (q *query) graph(g *ts.Graph, pos, neg []ts.Ref) {
 	roots := append(append([]ts.Ref(nil), pos...), neg...)
 	q.declare(strings.Split(encode.CollectGraph(g, roots...).Declarations(), "\n")...)
 	defs, exprs := encode.GraphSMT(g, roots...)
+	// A definition names one term of the graph, but its text depends on
+	// the roots it was written for (which subterms it shares by name):
+	// a name already defined keeps its first definition, which says the
+	// same, as Z3 refuses a name defined twice.
 	have := map[string]bool{}
 	for _, d := range q.defs {
-		have[d] = true
+		have[defName(d)] = true
 	}
 	for _, d := range strings.Split(defs, "\n") {
-		if d != "" && !have[d] {
+		if d != "" && !have[defName(d)] {
+			have[defName(d)] = true
 			q.defs = append(q.defs, d)
 		}
 	}
@@ -109,6 +114,15 @@ func (q *query) graph(g *ts.Graph, pos, neg []ts.Ref) {
 		}
 		q.terms = append(q.terms, e)
 	}
+}
+
+// defName is the name a define-fun line defines.
+func defName(d string) string {
+	f := strings.Fields(d)
+	if len(f) < 2 {
+		return d
+	}
+	return f[1]
 }
 
 // expr adds an IC expression and its declarations.

@@ -83,6 +83,7 @@ failure.`,
 			if err != nil {
 				return toolFailed(ctx, err, "interrupted")
 			}
+			goReport(l, r)
 			switch format {
 			case "json":
 				writeJSON(e.stdout, auditJSON(l, r))

@@ -11,20 +11,36 @@ import (
 	"strings"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/gofront"
 	"github.com/icgen/icgen/lang"
 	"github.com/spf13/pflag"
 )
 
 // loaded is a compiled program with its source, for messages with carets.
+// A Go package (go, not nil) has one source a file.
 type loaded struct {
 	path string
 	src  []byte
 	prog *lang.Program
+	go_  *gofront.Package
 }
 
-// load reads and compiles a program. Diagnostics are printed to stderr (or
-// as JSON to stdout) and reported as a bad-input exit.
+// srcOf is the source a position of the program lies in.
+func (l *loaded) srcOf(p lang.Pos) []byte {
+	if l.go_ != nil {
+		return l.go_.Files[p.File]
+	}
+	return l.src
+}
+
+// load reads and compiles a program: a .blk file, or Go code (a
+// directory, a dir/... pattern or a .go file; docs/go.md). Diagnostics
+// are printed to stderr (or as JSON to stdout) and reported as a
+// bad-input exit.
 func (e *env) load(path string, asJSON bool) (*loaded, error) {
+	if gofront.IsGo(path) {
+		return e.loadGo(path, asJSON)
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, badInput("%v", unwrapPathError(err))
@@ -134,7 +150,7 @@ func (e *env) loadMachine(path string, defs []string, asJSON bool) (*loaded, *dp
 		if asJSON {
 			writeJSON(e.stdout, diagnosticsJSON(path, errs))
 		} else {
-			fmt.Fprint(e.stderr, errs.Format(l.src))
+			fmt.Fprint(e.stderr, errs.Format(l.srcOf(le.Pos)))
 		}
 		return nil, nil, reported
 	}
@@ -150,7 +166,7 @@ func (e *env) loadMachine(path string, defs []string, asJSON bool) (*loaded, *dp
 func (l *loaded) machine(defs []string) (*dporrt.Machine, error) {
 	m, le, err := l.instantiate(defs)
 	if le != nil {
-		return nil, &exitError{code: ExitBadInput, err: located{le, l.src}}
+		return nil, &exitError{code: ExitBadInput, err: located{le, l.srcOf(le.Pos)}}
 	}
 	return m, err
 }
@@ -182,7 +198,7 @@ func (x located) Error() string { return strings.TrimSuffix(lang.ErrorList{x.e}.
 
 // caret renders one located message like a diagnostic, with the source line.
 func (l *loaded) caret(p lang.Pos, msg string) string {
-	return lang.ErrorList{{Pos: p, Msg: msg}}.Format(l.src)
+	return lang.ErrorList{{Pos: p, Msg: msg}}.Format(l.srcOf(p))
 }
 
 func sortedKeys[V any](m map[string]V) []string {

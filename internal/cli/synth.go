@@ -93,7 +93,11 @@ smtlib (each constraint a define-fun over declared state variables).
 				return err
 			}
 			if out == "" {
-				out = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + map[string]string{"json": ".ic.json", "text": ".ic.txt", "smtlib": ".ic.smt2"}[format]
+				ext := map[string]string{"json": ".ic.json", "text": ".ic.txt", "smtlib": ".ic.smt2"}[format]
+				out = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + ext
+				if l.go_ != nil {
+					out = goOutput(args[0], ext)
+				}
 			}
 			dst, err := prepareOutput("-o", out, args[0])
 			if err != nil {
@@ -120,6 +124,10 @@ smtlib (each constraint a define-fun over declared state variables).
 				return toolFailed(ctx, err, "interrupted: no file written")
 			}
 			f, st := r.f, r.st
+			if l.go_ != nil {
+				goPairs(l, f)
+				goRecount(f, st)
+			}
 			var data []byte
 			switch format {
 			case "json":

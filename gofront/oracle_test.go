@@ -1,0 +1,303 @@
+package gofront_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/icgen/icgen/gofront"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/synth"
+)
+
+// state is a sampled start state: the shared state and both calls'
+// arguments.
+type state struct {
+	vars map[string][]int64 // by StateVar name; one value for a scalar
+	args [2]map[string]int64
+}
+
+func (s *state) Global(name string) (int64, bool) {
+	v, ok := s.vars[name]
+	if !ok || len(v) != 1 {
+		return 0, false
+	}
+	return v[0], true
+}
+
+func (s *state) Element(array string, i int64) (int64, bool) {
+	v, ok := s.vars[array]
+	if !ok || i < 0 || i >= int64(len(v)) {
+		return 0, false
+	}
+	return v[i], true
+}
+
+func (s *state) Local(event int, name string) (int64, bool) {
+	v, ok := s.args[event][name]
+	return v, ok
+}
+
+func (s *state) Param(string) (int64, bool) { return 0, false }
+
+func (s *state) Apply(fn string, _ []*ic.Expr) (int64, error) {
+	return 0, fmt.Errorf("function %s is not evaluated here", fn)
+}
+
+// value samples an int of [lo, hi]: edges and small numbers most often,
+// so equalities between sampled values hold often enough.
+func value(r *rand.Rand, isBool bool, lo, hi int64) int64 {
+	if isBool {
+		return r.Int64N(2)
+	}
+	pick := func() int64 {
+		switch r.IntN(10) {
+		case 0:
+			return lo
+		case 1:
+			return hi
+		case 2:
+			return []int64{lo + 1, hi - 1, math.MinInt64 / 2, math.MaxInt64 / 2}[r.IntN(4)]
+		case 3, 4:
+			return r.Int64N(201) - 100
+		}
+		return r.Int64N(7) - 3
+	}
+	for {
+		if v := pick(); v >= lo && v <= hi {
+			return v
+		}
+	}
+}
+
+func sample(r *rand.Rand, p *gofront.Package, a, b *gofront.Block) *state {
+	s := &state{vars: map[string][]int64{}}
+	for _, sv := range p.State {
+		n := max(sv.Size, 1)
+		vs := make([]int64, n)
+		for i := range vs {
+			vs[i] = value(r, sv.Bool, sv.Min, sv.Max)
+		}
+		s.vars[sv.Name] = vs
+	}
+	for e, bl := range []*gofront.Block{a, b} {
+		s.args[e] = map[string]int64{}
+		for _, v := range bl.Params {
+			s.args[e][v.Name] = value(r, v.Bool, v.Min, v.Max)
+		}
+	}
+	return s
+}
+
+// oracleCase is a state where the two orders must end alike (commute) or
+// must not (an exact pair outside its constraints).
+type oracleCase struct {
+	pair    string
+	a, b    *gofront.Block
+	st      *state
+	commute bool
+}
+
+func lit(v int64, isBool bool) string {
+	if isBool {
+		return strconv.FormatBool(v != 0)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// goCase writes a function that sets the state up, runs both calls in
+// the given order, and returns the end state, both calls' results and
+// whether a call panicked.
+func goCase(w *strings.Builder, i int, p *gofront.Package, c oracleCase) {
+	fmt.Fprintf(w, "func oracle%d(order int) (out string) {\n", i)
+	fmt.Fprintf(w, "\tdefer func() { if r := recover(); r != nil { out = \"panic\" } }()\n")
+	roots := map[string]bool{}
+	for _, sv := range p.State {
+		if sv.Root != "" {
+			roots[sv.Root] = true
+		}
+	}
+	for _, bl := range []*gofront.Block{c.a, c.b} {
+		if bl.Recv != "" {
+			roots[bl.Recv] = true
+		}
+	}
+	for r := range roots {
+		fmt.Fprintf(w, "\tvar r%s %s\n", r, r)
+	}
+	for _, sv := range p.State {
+		vs := c.st.vars[sv.Name]
+		for k, v := range vs {
+			x := sv.Go
+			if sv.Size > 0 {
+				x = fmt.Sprintf(x, k)
+			}
+			if sv.Root != "" {
+				x = "r" + sv.Root + x
+			}
+			fmt.Fprintf(w, "\t%s = %s\n", x, lit(v, sv.Bool))
+		}
+	}
+	fmt.Fprintf(w, "\tvar res [2]string\n")
+	call := func(e int, bl *gofront.Block) string {
+		var args []string
+		for _, v := range bl.Params {
+			args = append(args, lit(c.st.args[e][v.Name], v.Bool))
+		}
+		x := bl.Func + "(" + strings.Join(args, ", ") + ")"
+		if bl.Recv != "" {
+			x = "r" + bl.Recv + "." + x
+		}
+		if bl.Result != "" {
+			return fmt.Sprintf("res[%d] = fmt.Sprint(%s)", e, x)
+		}
+		return x
+	}
+	fmt.Fprintf(w, "\tif order == 0 {\n\t\t%s\n\t\t%s\n\t} else {\n\t\t%s\n\t\t%s\n\t}\n", call(0, c.a), call(1, c.b), call(1, c.b), call(0, c.a))
+	var parts []string
+	for r := range roots {
+		parts = append(parts, "r"+r)
+	}
+	for _, sv := range p.State {
+		if sv.Root == "" {
+			parts = append(parts, strings.SplitN(sv.Go, "[", 2)[0])
+		}
+	}
+	parts = append(parts, "res")
+	fmt.Fprintf(w, "\treturn fmt.Sprintf(\"%s\", %s)\n}\n\n", strings.Repeat("%+v|", len(parts)), strings.Join(parts, ", "))
+}
+
+// runOracle compiles the package with the cases into a test, runs it
+// with go test, and checks every case: orders that must commute end in
+// the same state with the same results and no panic; orders of an exact
+// pair outside its constraints differ or panic.
+func runOracle(t *testing.T, dir string, p *gofront.Package, cases []oracleCase) {
+	tmp := t.TempDir()
+	for name, src := range p.Files {
+		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(name)), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), []byte("module oracle\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "package %s\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\n", p.Name)
+	for i, c := range cases {
+		goCase(&w, i, p, c)
+	}
+	fmt.Fprintf(&w, "var oracleCases = []func(int) string{")
+	for i := range cases {
+		fmt.Fprintf(&w, "oracle%d, ", i)
+	}
+	fmt.Fprintf(&w, "}\n\nfunc TestOracle(t *testing.T) {\n\tfor i, c := range oracleCases {\n\t\tab, ba := c(0), c(1)\n\t\tfmt.Printf(\"ORACLE %%d %%t %%t\\n\", i, ab == ba, ab == \"panic\" || ba == \"panic\")\n\t}\n}\n")
+	if err := os.WriteFile(filepath.Join(tmp, "oracle_test.go"), []byte(w.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestOracle$", "-v", ".")
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test of the oracle of %s: %v\n%s", dir, err, out)
+	}
+	seen := 0
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		var i int
+		var equal, panicked bool
+		if n, _ := fmt.Sscanf(sc.Text(), "ORACLE %d %t %t", &i, &equal, &panicked); n != 3 {
+			continue
+		}
+		seen++
+		c := cases[i]
+		switch {
+		case c.commute && (panicked || !equal):
+			t.Errorf("%s: a constraint holds but the orders do not end alike in Go (panic %t) from %v, args %v", c.pair, panicked, c.st.vars, c.st.args)
+		case !c.commute && equal && !panicked:
+			t.Errorf("%s: exact, no constraint holds, but the orders end alike in Go from %v, args %v", c.pair, c.st.vars, c.st.args)
+		}
+	}
+	if seen != len(cases) {
+		t.Fatalf("go test ran %d of %d cases:\n%s", seen, len(cases), out)
+	}
+}
+
+// TestOracle checks every conditional or independent pair of the Go
+// examples against the Go compiler: from sampled states where a
+// constraint and the pair's overflow guard hold (int64 edges included),
+// both orders run as real Go code end in the same state with the same
+// results; for exact pairs, sampled states where no constraint holds
+// show a difference.
+func TestOracle(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	per := testsize.Count("ICGEN_GO_ORACLE_SAMPLES", 8, 40)
+	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join("..", "examples", "go", name)
+			p, errs, err := gofront.Load(dir)
+			if err != nil || errs != nil {
+				t.Fatal(err, errs)
+			}
+			f, _, err := synth.Run(context.Background(), p.Prog, synth.Options{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			blocks := map[string]*gofront.Block{}
+			for _, b := range p.Blocks {
+				blocks[b.ID] = b
+			}
+			r := rand.New(rand.NewPCG(1, uint64(len(name))))
+			var cases []oracleCase
+			holds, outside := 0, 0
+			for _, pr := range f.Pairs {
+				a, b := blocks[pr.A], blocks[pr.B]
+				if a == nil || b == nil || a.Reason != nil || b.Reason != nil {
+					continue // a result block or a block not modelled
+				}
+				in, out := 0, 0
+				for try := 0; try < 300*per && (in < per || pr.Exact && out < per); try++ {
+					st := sample(r, p, a, b)
+					if pr.NoOverflow != nil {
+						if ok, err := pr.NoOverflow.Holds(st); err != nil || !ok {
+							continue
+						}
+					}
+					any, undecided := false, false
+					for _, c := range pr.Constraints {
+						ok, err := c.Expr.Holds(st)
+						undecided = undecided || err != nil
+						any = any || ok && err == nil
+					}
+					switch {
+					case any && in < per:
+						cases = append(cases, oracleCase{pr.A + "/" + pr.B, a, b, st, true})
+						in++
+					case !any && !undecided && pr.Exact && out < per:
+						cases = append(cases, oracleCase{pr.A + "/" + pr.B, a, b, st, false})
+						out++
+					}
+				}
+				holds += in
+				outside += out
+			}
+			if len(cases) == 0 {
+				t.Fatal("no state sampled")
+			}
+			runOracle(t, dir, p, cases)
+			t.Logf("%s: %d states where a constraint holds, %d outside every constraint of an exact pair", name, holds, outside)
+		})
+	}
+}

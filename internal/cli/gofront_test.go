@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/icgen/icgen/internal/golden"
+)
+
+// goExamples are the Go packages of examples/go.
+var goExamples = []string{"bank", "counter", "set", "queue", "kvstore", "lru"}
+
+// TestGoAudit audits each Go example; the output (matrix, constraints,
+// witnesses) is golden: examples/go/NAME/audit.golden.
+func TestGoAudit(t *testing.T) {
+	t.Parallel()
+	for _, name := range goExamples {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join("..", "..", "examples", "go", name)
+			out, errOut, code := icgen("audit", dir)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden.File(t, filepath.Join(dir, "audit.golden"), out)
+		})
+	}
+}
+
+// TestGoSynthStable: the IC file of each example is the same bytes
+// across runs and numbers of workers.
+func TestGoSynthStable(t *testing.T) {
+	t.Parallel()
+	for _, name := range goExamples {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join("..", "..", "examples", "go", name)
+			tmp := t.TempDir()
+			var files []string
+			for i, j := range []string{"1", "2"} {
+				out := filepath.Join(tmp, "ic"+string(rune('a'+i))+".json")
+				if _, errOut, code := icgen("synth", "-q", "-j", j, "-o", out, dir); code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				b, err := os.ReadFile(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files = append(files, string(b))
+			}
+			if files[0] != files[1] {
+				t.Errorf("IC files differ across runs and -j")
+			}
+			if !strings.Contains(files[0], `"program": "`+dir+`"`) {
+				t.Errorf("the IC file does not name the package %s", dir)
+			}
+		})
+	}
+}
+
+// TestGoAuditTime: auditing the bank example takes under 2 s (the best
+// of three runs, so a busy machine does not fail it).
+func TestGoAuditTime(t *testing.T) {
+	best := time.Hour
+	for range 3 {
+		t0 := time.Now()
+		if _, errOut, code := icgen("audit", filepath.Join("..", "..", "examples", "go", "bank")); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		best = min(best, time.Since(t0))
+	}
+	t.Logf("audit of examples/go/bank: %v", best)
+	if best > 2*time.Second {
+		t.Errorf("audit of examples/go/bank took %v, want under 2s", best)
+	}
+}
+
+// TestGoInput: Go input through the commands: a pattern, a bad package,
+// an unknown block's reason.
+func TestGoInput(t *testing.T) {
+	t.Parallel()
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "x.go"), []byte("package x\nfunc f() int { return y }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	multi := t.TempDir()
+	for _, name := range []string{"p", "q"} {
+		src := "package " + name + "\nimport \"sync\"\nvar (mu sync.Mutex; n int)\nfunc Inc() { mu.Lock(); defer mu.Unlock(); n++ }\n"
+		if err := os.MkdirAll(filepath.Join(multi, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(multi, name, name+".go"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runCases(t, []cliCase{
+		{"type error", []string{"audit", bad}, 2, nil, []string{"x.go:2:23: undefined: y", "1 error"}},
+		{"unknown block", []string{"audit", "../../examples/go/lru"}, 0,
+			[]string{"(Cache.Keys, Cache.Keys') unknown", "reason: block Cache.Keys is not modelled: ../../examples/go/lru/lru.go:69:24: result: values of type []int are not modelled"}, nil},
+		{"several packages", []string{"synth", "--format", "text", "-q", "-o", "-", multi + "/..."}, 0,
+			[]string{"I(p.Inc, p.Inc') = {true}", "I(p.Inc, q.Inc') = {true}", "I(q.Inc, q.Inc') = {true}"}, nil},
+	})
+}

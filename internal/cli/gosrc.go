@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/icgen/icgen/audit"
+	"github.com/icgen/icgen/gofront"
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/synth"
+)
+
+// loadGo loads Go code (package gofront): its atomic blocks lowered to
+// the IR. Files that do not parse or type-check are bad input, shown as
+// compile errors are.
+func (e *env) loadGo(path string, asJSON bool) (*loaded, error) {
+	p, errs, err := gofront.Load(path)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	if errs != nil {
+		if asJSON {
+			writeJSON(e.stdout, diagnosticsJSON(path, errs))
+		} else {
+			shown := errs
+			if len(shown) > lang.MaxShown {
+				shown = shown[:lang.MaxShown]
+			}
+			for _, x := range shown {
+				var src []byte
+				if p != nil {
+					src = p.Files[x.Pos.File]
+				}
+				fmt.Fprint(e.stderr, lang.ErrorList{x}.Format(src))
+			}
+			fmt.Fprintf(e.stderr, "%d error%s\n", len(errs), plural(len(errs)))
+		}
+		return nil, reported
+	}
+	return &loaded{path: path, src: p.Source, prog: p.Prog, go_: p}, nil
+}
+
+// goPairs makes unknown, in an IC file, every pair with a Go block that
+// is not modelled, with the block's located reason.
+func goPairs(l *loaded, f *ic.File) {
+	if l.go_ == nil {
+		return
+	}
+	for i := range f.Pairs {
+		pr := &f.Pairs[i]
+		reason, ok := l.go_.Unknown(pr.A)
+		if !ok {
+			reason, ok = l.go_.Unknown(pr.B)
+		}
+		if !ok {
+			continue
+		}
+		*pr = ic.Pair{A: pr.A, B: pr.B, Status: ic.Unknown, Reason: reason, Constraints: []ic.Constraint{}}
+	}
+}
+
+// goReport does for an audit what goPairs does for an IC file, and
+// leaves out the result blocks (they read a call's results and commute
+// with everything).
+func goReport(l *loaded, r *audit.Report) {
+	if l.go_ == nil {
+		return
+	}
+	var blocks []string
+	for _, b := range r.Blocks {
+		if !l.go_.Hidden(b) {
+			blocks = append(blocks, b)
+		}
+	}
+	r.Blocks = blocks
+	var pairs []audit.Pair
+	for _, p := range r.Pairs {
+		if l.go_.Hidden(p.A) || l.go_.Hidden(p.B) {
+			continue
+		}
+		reason, ok := l.go_.Unknown(p.A)
+		if !ok {
+			reason, ok = l.go_.Unknown(p.B)
+		}
+		if ok {
+			p = audit.Pair{A: p.A, B: p.B, Class: audit.Unknown, Reason: reason, NoWitness: "no witness: a block of the pair is not modelled"}
+		}
+		pairs = append(pairs, p)
+	}
+	r.Pairs = pairs
+}
+
+// goRecount recounts a synthesis's pairs after goPairs.
+func goRecount(f *ic.File, st *synth.Stats) {
+	st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints = 0, 0, 0, 0, 0, 0
+	for _, pr := range f.Pairs {
+		switch pr.Status {
+		case ic.Independent:
+			st.Independent++
+		case ic.Conditional:
+			st.Conditional++
+		case ic.Dependent:
+			st.Dependent++
+		default:
+			st.Unknown++
+		}
+		if pr.Exact {
+			st.Exact++
+		}
+		st.Constraints += len(pr.Constraints)
+	}
+}
+
+// goOutput is the default IC file of Go code: icgen.ic.json (.ic.txt,
+// .ic.smt2) in the directory named.
+func goOutput(path, ext string) string {
+	dir := strings.TrimSuffix(strings.TrimSuffix(path, "..."), "/")
+	if strings.HasSuffix(path, ".go") {
+		return strings.TrimSuffix(path, ".go") + ext
+	}
+	if dir == "" {
+		dir = "."
+	}
+	return filepath.Join(dir, "icgen"+ext)
+}
