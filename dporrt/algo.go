@@ -106,7 +106,7 @@ var Algorithms = []Info{
 		Promise: "exactly one trace per Mazurkiewicz trace, and no sleep-set-blocked trace without awaits; the final states and violations of dfs"},
 	{Name: ODPOB, Loop: LoopOptimal, Observers: true, AtMost: []Algorithm{ODPOR},
 		Paper:   "Optimal DPOR with observers (Aronis et al., TACAS'18; ISSTA'19 Fig. 1)",
-		Promise: "no more traces than odpor (under the locals dependency, one open counterexample: dporrt/testdata/open/ob-cas-more.blk), fewer where writes go unread (not always one per class of traces that read the same values); the violations of dfs, and its final states with --observe-final"},
+		Promise: "no more traces than odpor, fewer where writes go unread (not always one per class of traces that read the same values); the violations of dfs, and its final states with --observe-final"},
 	{Name: ODPCS, Loop: LoopOptimal, Check: CheckState, AtMost: []Algorithm{ODPOR},
 		Paper:   "Optimal context-sensitive DPOR (Albert et al., ISSTA'19, Alg. 1): wakeup trees with don't-do sets",
 		Promise: "no more traces than odpor, minus the reversals whose two orders end in the same state; the final states and violations of dfs"},

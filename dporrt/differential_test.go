@@ -65,12 +65,6 @@ func differential(t *testing.T, name string, m *Machine, bound int, ics *ic.File
 					if info.NeedsICs && o.ICs == nil {
 						break
 					}
-					if b, _ := Lookup(bound); info.Observers && !b.Observers && o.Dep == Locals {
-						// Open under the locals dependency, whose failed
-						// compare-and-swap reads only:
-						// dporrt/testdata/open/ob-cas-more.blk.
-						continue
-					}
 					if b, ok := traces[key(bound, o)]; ok && r.Traces > b {
 						t.Errorf("%s explores %d traces, more than %s's %d", label, r.Traces, bound, b)
 					}
