@@ -85,19 +85,30 @@ func GraphExpr(g *ts.Graph, root ts.Ref) (*ic.Expr, error) {
 		if n.kind == ts.KSym && n.sort == ts.SortArray || n.kind == ts.KStore {
 			continue // read only by a select or an apply, which say whether it can be written
 		}
+		// An error names its term as ToExpr does: a select's array, or
+		// the node.
+		fail := func(err error, at ts.Ref) error {
+			if t, ok := g.Term(at, 1<<10); ok {
+				return fmt.Errorf("%v %s", err, t)
+			}
+			return err
+		}
 		xs := make([]*ic.Expr, len(args))
 		for i, a := range args {
 			if xs[i] = exprs[a]; xs[i] == nil {
 				x, err := (node{kind: g.Kind(a), sort: g.Sort(a), sym: g.Sym(a)}).expr(nil)
 				if err != nil {
-					return nil, err
+					return nil, fail(err, a)
 				}
 				xs[i] = x
 			}
 		}
 		e, err := n.expr(xs)
 		if err != nil {
-			return nil, err
+			if n.kind == ts.KSelect {
+				return nil, fail(err, g.Args(r)[0])
+			}
+			return nil, fail(err, r)
 		}
 		if shared(r) {
 			name := fmt.Sprintf("$%d", len(defs)+1)
