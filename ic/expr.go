@@ -161,8 +161,10 @@ type binding struct {
 
 func newScope(env Env, let *Expr) *scope {
 	sc := &scope{Env: env, defs: make(map[string]*binding, len(let.Defs))}
-	for _, d := range let.Defs {
-		sc.defs[d.Name] = &binding{e: d.Expr, in: sc}
+	bs := make([]binding, len(let.Defs))
+	for i, d := range let.Defs {
+		bs[i] = binding{e: d.Expr, in: sc}
+		sc.defs[d.Name] = &bs[i]
 	}
 	return sc
 }

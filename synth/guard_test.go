@@ -256,3 +256,43 @@ func BenchmarkGuardFamilies(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGuardEval evaluates the guard of (p, p) of the guard families
+// at k = 64, of both kinds, as the explorer does (ic.Expr.Holds in the
+// runtime's environment), from the state where every value is 0: an
+// exact guard reads each of its let's definitions once.
+func BenchmarkGuardEval(b *testing.B) {
+	for _, fam := range guardFamilies {
+		for _, kind := range []GuardKind{GuardInterval, GuardExact} {
+			b.Run(fmt.Sprintf("%s/k=64/%s", fam, kind), func(b *testing.B) {
+				src := guardProgram(fam, 64)
+				p, errs := lang.Compile(fam+".blk", []byte(src))
+				if errs != nil {
+					b.Fatal(errs.Format([]byte(src)))
+				}
+				f, _, err := Run(context.Background(), p, Options{Workers: 1, Guard: kind})
+				if err != nil {
+					b.Fatal(err)
+				}
+				pr, _ := f.Pair("p", "p")
+				if pr.NoOverflow == nil {
+					b.Skip("no guard")
+				}
+				m, err := dporrt.New(p, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				a := p.Block("p")
+				st := m.PairState(make([]int64, m.Locs()), a, make([]int64, len(a.Proc.Locals)), a, make([]int64, len(a.Proc.Locals)))
+				env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
+				b.ReportMetric(float64(len(pr.NoOverflow.String())), "guard-chars")
+				b.ResetTimer()
+				for b.Loop() {
+					if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
+						b.Fatalf("the guard does not hold at 0: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
