@@ -11,6 +11,7 @@ import (
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/golden"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/ts"
 )
@@ -167,7 +168,7 @@ func TestExploreGolden(t *testing.T) {
 // and returns its rows.
 func goldenExplore(t *testing.T, pg goldenProgram, bound int) string {
 	path := filepath.Join("..", pg.path)
-	p := compileFile(t, path)
+	p := testprog.File(t, path)
 	m, err := dporrt.New(p, pg.params)
 	if err != nil {
 		t.Fatal(err)
