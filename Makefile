@@ -28,7 +28,7 @@ MUTATE ?= 10
 SAMPLES ?= 10000
 SOAKTIMEOUT ?= 4h
 
-.PHONY: all deps build demo test test-full soak fuzz fuzz-smoke bench bench-quick clean
+.PHONY: all deps build demo test test-full soak golden fuzz fuzz-smoke bench bench-quick clean
 
 all: build
 
@@ -80,6 +80,13 @@ soak: deps
 	ICGEN_SOAK=$(SOAK) ICGEN_MUTANTS=$(MUTANTS) ICGEN_SHAPES=$(SHAPES) ICGEN_MUTATE=$(MUTATE) \
 		ICGEN_SOUNDNESS_SAMPLES=$(SAMPLES) \
 		$(GO) test -count=1 -timeout $(SOAKTIMEOUT) ./...
+
+# golden rewrites the golden files of behaviour (synth/testdata: what every
+# explorer does on every frozen program, short and full, and the IC files'
+# digests) after a change of behaviour that is meant; commit them with it.
+golden: deps
+	$(GO) test -count=1 -short -run '^(TestExploreGolden|TestICFilesGolden)$$' ./synth -update
+	$(GO) test -count=1 -run '^TestExploreGolden$$' ./synth -update
 
 # fuzz-smoke fuzzes the front end for FUZZTIME (part of make test).
 fuzz-smoke: deps

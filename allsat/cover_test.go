@@ -3,7 +3,6 @@ package allsat
 import (
 	"errors"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
@@ -44,7 +44,7 @@ func TestCoverBruteForce(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			p := program(t, file)
+			p := testprog.File(t, file)
 			syms := ts.NewSymbols(p)
 			rng := rand.New(rand.NewPCG(7, 7))
 			for i, a := range p.Blocks {
@@ -120,24 +120,10 @@ func TestAtoms(t *testing.T) {
 	}
 }
 
-// program compiles a program file.
-func program(t *testing.T, file string) *lang.Program {
-	t.Helper()
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, errs := lang.Compile(file, src)
-	if errs != nil {
-		t.Fatal(errs)
-	}
-	return p
-}
-
 // pairOf compiles a program file and returns it with its blocks a and b.
 func pairOf(t *testing.T, file, a, b string) (*lang.Program, *lang.Block, *lang.Block) {
 	t.Helper()
-	p := program(t, file)
+	p := testprog.File(t, file)
 	ba, bb := p.Block(a), p.Block(b)
 	if ba == nil || bb == nil {
 		t.Fatalf("%s: no blocks %s, %s", file, a, b)

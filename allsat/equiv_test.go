@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/icgen/icgen/encode"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/ts"
 )
 
@@ -31,7 +32,7 @@ func TestMergedEquivalent(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(filepath.Dir(file))+"/"+filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			p := program(t, file)
+			p := testprog.File(t, file)
 			syms := ts.NewSymbols(p)
 			sess, err := newSession(Options{})
 			if err != nil {

@@ -2,25 +2,17 @@ package audit
 
 import (
 	"context"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 )
 
 func machine(t testing.TB, path string, set map[string]int64) *dporrt.Machine {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, errs := lang.Compile(path, src)
-	if errs != nil {
-		t.Fatal(errs.Format(src))
-	}
-	m, err := dporrt.New(p, set)
+	m, err := dporrt.New(testprog.File(t, path), set)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package dporrt
 import (
 	"fmt"
 	"testing"
+
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // Benchmarks of the interpreter's hot paths, as explorers use them:
@@ -47,7 +49,7 @@ init { int k; while (k < P) { spawn w(k); k = k + 1; } }
 
 func benchMachine(b *testing.B, src string, set map[string]int64) *Machine {
 	b.Helper()
-	m, err := New(compileSrc(b, src), set)
+	m, err := New(testprog.Source(b, src), set)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func benchMachine(b *testing.B, src string, set map[string]int64) *Machine {
 
 func fibMachine(b *testing.B, n int64) *Machine {
 	b.Helper()
-	m, err := New(compileFile(b, "../testdata/fib.blk"), map[string]int64{"N": n})
+	m, err := New(testprog.File(b, "../testdata/fib.blk"), map[string]int64{"N": n})
 	if err != nil {
 		b.Fatal(err)
 	}

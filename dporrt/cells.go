@@ -26,22 +26,6 @@ import (
 // arrays' sizes, and no array is taken whole for its size.
 const maxCellList = 64
 
-// trackCells marks the arrays whose cells the dependencies tell apart: the
-// static one those some block indexes only at fixed indices, the locals
-// one every array. Any other array is one location, its first.
-func (m *Machine) trackCells() {
-	m.cells = make([]bool, len(m.Prog.Globals))
-	m.arrays = make([]bool, len(m.Prog.Globals))
-	for _, g := range m.Prog.Globals {
-		m.arrays[g.Index] = g.Type == lang.IntArray
-	}
-	for _, b := range m.Prog.Blocks {
-		for _, c := range b.Cells {
-			m.cells[c.Array.Index] = true
-		}
-	}
-}
-
 // wholeLoc is the location that stands in a set for every cell of the
 // array of index g, an array of more than maxCellList cells whose cells
 // are told apart. It is negative, so a sorted set lists such locations

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
@@ -26,10 +27,10 @@ func TestSetsCover(t *testing.T) {
 		t.Fatal("no benchmarks")
 	}
 	for _, f := range files {
-		progs = append(progs, compileFile(t, f))
+		progs = append(progs, testprog.File(t, f))
 	}
 	for seed := uint64(1); seed <= 200; seed++ {
-		progs = append(progs, compileSrc(t, progen.Generate(seed, progen.Default())))
+		progs = append(progs, testprog.Source(t, progen.Generate(seed, progen.Default())))
 	}
 	for _, dep := range []DepMode{Static, Locals} {
 		refined, finer := 0, 0
@@ -134,7 +135,7 @@ func TestWholeLocExact(t *testing.T) {
 	var names []string
 	for f, params := range map[string]map[string]int64{"../testdata/arrays.blk": nil, "../testdata/bench/ps.blk": {"N": 3},
 		"../testdata/bench/lastzero.blk": {"N": 3}, "../testdata/bench/indexer.blk": {"N": 12, "SIZE": 16}} {
-		m, err := New(compileFile(t, f), params)
+		m, err := New(testprog.File(t, f), params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func TestWholeLocExact(t *testing.T) {
 	for seed := first; seed <= last; seed++ {
 		o := randomOptions[seed%uint64(len(randomOptions))]
 		o.Arrays = true
-		m, err := New(compileSrc(t, progen.Generate(seed, o)), nil)
+		m, err := New(testprog.Source(t, progen.Generate(seed, o)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +190,7 @@ func TestLocalsNotCoarser(t *testing.T) {
 		"lw.blk": {"N": 3}, "ms.blk": {"N": 2}, "pi.blk": {"N": 2}, "ps.blk": {"N": 3}, "qs.blk": {"N": 3},
 		"reg.blk": {"N": 2}, "abs.blk": {"N": 2}, "lastzero.blk": {"N": 3}, "indexer.blk": {"N": 3, "SIZE": 16}}
 	for _, file := range files {
-		m, err := New(compileFile(t, file), small[filepath.Base(file)])
+		m, err := New(testprog.File(t, file), small[filepath.Base(file)])
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 )
 
@@ -108,7 +109,7 @@ func TestDifferentialCommuting(t *testing.T) {
 	first, last := testsize.Seeds(30, 100)
 	for seed := first; seed <= last; seed++ {
 		src := commuteProgram(seed)
-		m, err := New(compileSrc(t, src), nil)
+		m, err := New(testprog.Source(t, src), nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}

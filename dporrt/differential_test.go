@@ -8,6 +8,7 @@ import (
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
@@ -107,7 +108,7 @@ func TestDifferentialTestdata(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			m, err := New(compileFile(t, file), small[filepath.Base(file)])
+			m, err := New(testprog.File(t, file), small[filepath.Base(file)])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +132,7 @@ func TestDifferentialTestdata(t *testing.T) {
 // explores 2, p.q.r and q.r.p, as the paper's Example 2 has CSDPOR do (see
 // TestCSDPORFig1).
 func TestExample5(t *testing.T) {
-	m, err := New(compileFile(t, "../testdata/fig1.blk"), nil)
+	m, err := New(testprog.File(t, "../testdata/fig1.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestExample5(t *testing.T) {
 		}
 	}
 	// Example 4: from z = -1 the final z differs between orders: 2 final states.
-	m4, _ := New(compileFile(t, "../testdata/fig1.blk"), map[string]int64{"z": -1})
+	m4, _ := New(testprog.File(t, "../testdata/fig1.blk"), map[string]int64{"z": -1})
 	for _, info := range Algorithms {
 		algo := info.Name
 		if r, _ := Explore(m4, Options{Algo: algo}); len(r.Finals) != 2 {
@@ -213,7 +214,7 @@ func TestDifferentialRandom(t *testing.T) {
 				for seed := first + uint64(w); seed <= last; seed += shards {
 					opts := randomOptions[seed%uint64(len(randomOptions))]
 					src := progen.Generate(seed, opts)
-					m, err := New(compileSrc(t, src), nil)
+					m, err := New(testprog.Source(t, src), nil)
 					if err != nil {
 						t.Fatalf("seed %d: %v\n%s", seed, err, src)
 					}

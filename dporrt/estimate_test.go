@@ -5,6 +5,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // independentProcs is a program of k processes of one block each that
@@ -108,7 +110,7 @@ func TestEstimateBounds(t *testing.T) {
 			sets = []map[string]int64{nil} // the declared values
 		}
 		for _, set := range sets {
-			m, err := New(compileFile(t, file), set)
+			m, err := New(testprog.File(t, file), set)
 			if err != nil {
 				t.Fatal(err)
 			}

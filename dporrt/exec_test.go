@@ -1,36 +1,13 @@
 package dporrt
 
 import (
-	"os"
 	"testing"
 
-	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/internal/testprog"
 )
 
-func compileFile(t testing.TB, path string) *lang.Program {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, errs := lang.Compile(path, src)
-	if errs != nil {
-		t.Fatal(errs.Format(src))
-	}
-	return p
-}
-
-func compileSrc(t testing.TB, src string) *lang.Program {
-	t.Helper()
-	p, errs := lang.Compile("test.blk", []byte(src))
-	if errs != nil {
-		t.Fatal(errs.Format([]byte(src)))
-	}
-	return p
-}
-
 func TestFig1FirstSchedule(t *testing.T) {
-	m, err := New(compileFile(t, "../testdata/fig1.blk"), nil)
+	m, err := New(testprog.File(t, "../testdata/fig1.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

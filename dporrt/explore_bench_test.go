@@ -2,6 +2,8 @@ package dporrt
 
 import (
 	"testing"
+
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // BenchmarkExplore reports events per second of dfs, sdpor, csdpor, odpor,
@@ -10,7 +12,7 @@ import (
 // the reversed orders they run. cdpor needs an IC file; package synth
 // measures it.
 func BenchmarkExplore(b *testing.B) {
-	m, err := New(compileFile(b, "../testdata/fib.blk"), map[string]int64{"N": 4})
+	m, err := New(testprog.File(b, "../testdata/fib.blk"), map[string]int64{"N": 4})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,7 +30,7 @@ func BenchmarkExplore(b *testing.B) {
 // (N = 4, whose blocks all index their arrays by their param), both runs
 // bounded to the same number of events.
 func BenchmarkExploreCells(b *testing.B) {
-	m, err := New(compileFile(b, "../testdata/bench/dbp.blk"), map[string]int64{"N": 4})
+	m, err := New(testprog.File(b, "../testdata/bench/dbp.blk"), map[string]int64{"N": 4})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func BenchmarkExploreCells(b *testing.B) {
 // abstractly from its locals once (localSets, then kept by block and
 // locals).
 func BenchmarkExploreDep(b *testing.B) {
-	m, err := New(compileFile(b, "../testdata/bench/ps.blk"), map[string]int64{"N": 5})
+	m, err := New(testprog.File(b, "../testdata/bench/ps.blk"), map[string]int64{"N": 5})
 	if err != nil {
 		b.Fatal(err)
 	}

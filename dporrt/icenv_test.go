@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 func TestICEnvApply(t *testing.T) {
 	t.Parallel()
-	prog := compileSrc(t, `global int a[4] = {1, 2, 3, 4}, total;
+	prog := testprog.Source(t, `global int a[4] = {1, 2, 3, 4}, total;
 proc sum(int n) {
   int s = 0, i = 0;
   while (i < n) { s = s + a[i]; i = i + 1; }
@@ -73,7 +74,7 @@ proc bad(int d) {
 // however many steps its block ran before the loop.
 func TestICEnvApplyBudget(t *testing.T) {
 	t.Parallel()
-	prog := compileSrc(t, `global int n, x;
+	prog := testprog.Source(t, `global int n, x;
 proc p() {
   int i = 0; x = 1; x = 2; x = 3; x = 4; x = 5;
   while (i < n) { i = i + 1; }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -27,7 +28,7 @@ var icFixtures = []struct {
 // loadFixture compiles testdata/NAME.blk and reads its IC file.
 func loadFixture(t *testing.T, name string) (*lang.Program, *ic.File) {
 	t.Helper()
-	p := compileFile(t, "../testdata/"+name+".blk")
+	p := testprog.File(t, "../testdata/"+name+".blk")
 	path := "testdata/ics/" + name + ".ic.json"
 	data, err := os.ReadFile(path)
 	if err != nil {

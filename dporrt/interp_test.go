@@ -6,12 +6,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // newMachine compiles src and instantiates it with the -D values in set.
 func newMachine(t testing.TB, src string, set map[string]int64) *Machine {
 	t.Helper()
-	m, err := New(compileSrc(t, src), set)
+	m, err := New(testprog.Source(t, src), set)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -468,7 +470,7 @@ global bool f;
 		{name: "scalar", set: map[string]int64{"x": -9, "f": 1}},
 		{name: "first-bad-name-sorted", set: map[string]int64{"zz": 1, "yy": 2}, err: "-D yy: no param or global named yy"},
 	}
-	prog := compileSrc(t, listSrc)
+	prog := testprog.Source(t, listSrc)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -568,7 +570,7 @@ func checkSpawnTree(t *testing.T, out *Outcome) {
 // (whoever finds nr == 0), so those ids may differ; their number may not.
 func TestFibPIDs(t *testing.T) {
 	t.Parallel()
-	m, err := New(compileFile(t, "../testdata/fib.blk"), map[string]int64{"N": 5})
+	m, err := New(testprog.File(t, "../testdata/fib.blk"), map[string]int64{"N": 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -36,10 +37,7 @@ func TestInvariants(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p, errs := lang.Compile("inv.blk", []byte(tc.src))
-			if errs != nil {
-				t.Fatal(errs.Format([]byte(tc.src)))
-			}
+			p := testprog.Named(t, "inv.blk", tc.src)
 			m, err := New(p, nil)
 			if err != nil {
 				t.Fatal(err)

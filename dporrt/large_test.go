@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -74,7 +75,7 @@ init { spawn p(N - 1); spawn q(); spawn r(); }
 // a located "program too large" error.
 func TestStoreBound(t *testing.T) {
 	t.Parallel()
-	prog := compileSrc(t, `param N = 4;
+	prog := testprog.Source(t, `param N = 4;
 param M = 4;
 global int x;
 global int a[N], b[M];
@@ -150,7 +151,7 @@ func bigStoreICs(t *testing.T, p *lang.Program) *ic.File {
 // allocates 256 MiB; a pass over it per event takes time in proportion to
 // it. Not parallel: it counts the bytes the whole process allocates.
 func TestStoreMemory(t *testing.T) {
-	p := compileSrc(t, bigStoreSrc)
+	p := testprog.Source(t, bigStoreSrc)
 	f := bigStoreICs(t, p)
 	alloc := func(algo Algorithm, n int64) (bytes uint64, events int) {
 		m, err := New(p, map[string]int64{"N": n})
@@ -186,7 +187,7 @@ func TestStoreMemory(t *testing.T) {
 // bigStoreICs reads a and b, of 2^24 cells each, at indices that are not
 // literals. Not parallel: it counts the bytes the process allocates.
 func TestConstraintLocsWholeArrays(t *testing.T) {
-	p := compileSrc(t, bigStoreSrc)
+	p := testprog.Source(t, bigStoreSrc)
 	f := bigStoreICs(t, p)
 	m, err := New(p, map[string]int64{"N": MaxArraySize})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -16,7 +17,7 @@ import (
 // and odpor-cs-ob, whose checks see that the writes nobody reads end
 // alike, 1.
 func TestObserversLastWrite(t *testing.T) {
-	p := compileFile(t, "../testdata/bench/lw.blk")
+	p := testprog.File(t, "../testdata/bench/lw.blk")
 	fact := 1
 	for n := 1; n <= 6; n++ {
 		fact *= n
@@ -58,8 +59,8 @@ func TestObserversLastWrite(t *testing.T) {
 // plain dependency's weak initials). On FR-a, whose reader's assertion
 // holds whatever it reads, odpor-cs-ob explores 1 (the paper's 1).
 func TestObserversFloatingRead(t *testing.T) {
-	fr := compileFile(t, "../testdata/bench/fr.blk")
-	fra := compileFile(t, "../testdata/bench/fra.blk")
+	fr := testprog.File(t, "../testdata/bench/fr.blk")
+	fra := testprog.File(t, "../testdata/bench/fra.blk")
 	traces := func(p *lang.Program, n int, algo Algorithm) int {
 		m, err := New(p, map[string]int64{"N": int64(n)})
 		if err != nil {

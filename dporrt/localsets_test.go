@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // TestLocalSets checks the dynamic dependency's sets (localSets) of the
@@ -76,7 +78,7 @@ init { spawn p(1); }`
 // dependency, at its initial state, and the first process init spawned.
 func firstProcess(t *testing.T, src string) (*explorer, *Process) {
 	t.Helper()
-	m, err := New(compileSrc(t, src), nil)
+	m, err := New(testprog.Source(t, src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

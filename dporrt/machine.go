@@ -300,3 +300,19 @@ func (m *Machine) ParamString() string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// trackCells marks the arrays whose cells the dependencies tell apart: the
+// static one those some block indexes only at fixed indices, the locals
+// one every array. Any other array is one location, its first.
+func (m *Machine) trackCells() {
+	m.cells = make([]bool, len(m.Prog.Globals))
+	m.arrays = make([]bool, len(m.Prog.Globals))
+	for _, g := range m.Prog.Globals {
+		m.arrays[g.Index] = g.Type == lang.IntArray
+	}
+	for _, b := range m.Prog.Blocks {
+		for _, c := range b.Cells {
+			m.cells[c.Array.Index] = true
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
@@ -335,7 +336,7 @@ func info(a Algorithm) Info {
 func TestOptimalTestdata(t *testing.T) {
 	for _, name := range []string{"../testdata/fig1", "../testdata/mix", "../testdata/arrays", "../testdata/cas",
 		"testdata/regress/cas-wakeup-sets", "testdata/regress/cas-wakeup-class"} {
-		m, err := New(compileFile(t, name+".blk"), nil)
+		m, err := New(testprog.File(t, name+".blk"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,7 +368,7 @@ func TestOptimalRandom(t *testing.T) {
 	checked := 0
 	for seed := first; seed <= last; seed++ {
 		src := progen.Generate(seed, awaitFree)
-		m, err := New(compileSrc(t, src), nil)
+		m, err := New(testprog.Source(t, src), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -395,7 +396,7 @@ func TestOptimalRandom(t *testing.T) {
 // after both): q.p.r is covered too and stops at q.p (state 6), 1 complete
 // trace.
 func TestISSTA19ContextSensitive(t *testing.T) {
-	m, err := New(compileFile(t, "../testdata/issta19.blk"), nil)
+	m, err := New(testprog.File(t, "../testdata/issta19.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +479,7 @@ func treeText(t *Tree) string {
 // observed and only one of r.p.q and r.q.p is explored, 5 traces in 13
 // states; a virtual last event that reads x (ObserveFinal) brings back 6.
 func TestISSTA19Example(t *testing.T) {
-	m, err := New(compileFile(t, "../testdata/issta19.blk"), nil)
+	m, err := New(testprog.File(t, "../testdata/issta19.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -549,7 +550,7 @@ func TestClassesCovered(t *testing.T) {
 	}
 	var progs []program
 	for _, f := range files {
-		m, err := New(compileFile(t, f), nil)
+		m, err := New(testprog.File(t, f), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -558,7 +559,7 @@ func TestClassesCovered(t *testing.T) {
 	first, last := testsize.Seeds(40, 120)
 	for seed := first; seed <= last; seed++ {
 		src := progen.Generate(seed, progen.Default())
-		m, err := New(compileSrc(t, src), nil)
+		m, err := New(testprog.Source(t, src), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -602,7 +603,7 @@ func TestClassesCovered(t *testing.T) {
 // their classes (exploredClasses): 9,216 distinct ones.
 func TestFastMutex(t *testing.T) {
 	const classes = 9216
-	m, err := New(compileFile(t, "testdata/fast-mutex.blk"), nil)
+	m, err := New(testprog.File(t, "testdata/fast-mutex.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -663,7 +664,7 @@ func TestLiteratureCounts(t *testing.T) {
 		}{"../testdata/bench/indexer.blk", map[string]int64{"N": 13}, 64})
 	}
 	for _, c := range cases {
-		m, err := New(compileFile(t, c.file), c.params)
+		m, err := New(testprog.File(t, c.file), c.params)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
@@ -46,7 +47,7 @@ func TestOverflowFreeBench(t *testing.T) {
 		{"lw", 10, true, ""}, {"abs", 5, true, ""}, {"fra", 10, true, ""},
 		{"bb", 6, false, "did not settle"}, {"lam", 2, true, ""}, {"lam", 3, true, ""},
 	} {
-		m, err := New(compileFile(t, "../testdata/bench/"+tc.file+".blk"), map[string]int64{"N": tc.n})
+		m, err := New(testprog.File(t, "../testdata/bench/"+tc.file+".blk"), map[string]int64{"N": tc.n})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +90,7 @@ func TestOverflowFreeCounters(t *testing.T) {
 		{"doubles in a loop", "global int x = 1, g;\nproc p() { while (g == 0) { x = x * 2; yield; } }\nproc q() { g = 1; }\ninit { spawn p(); spawn q(); }", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := New(compileSrc(t, tc.src), nil)
+			m, err := New(testprog.Source(t, tc.src), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,9 +143,9 @@ func TestOverflowFreeOracle(t *testing.T) {
 		}
 	}
 	for _, file := range append(append(files, regress...), own...) {
-		m, err := New(compileFile(t, file), map[string]int64{"N": 3})
+		m, err := New(testprog.File(t, file), map[string]int64{"N": 3})
 		if err != nil {
-			if m, err = New(compileFile(t, file), nil); err != nil {
+			if m, err = New(testprog.File(t, file), nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -158,7 +159,7 @@ func TestOverflowFreeOracle(t *testing.T) {
 			o.Await = false
 		}
 		src := progen.Generate(seed, o)
-		p := compileSrc(t, src)
+		p := testprog.Source(t, src)
 		sets := []map[string]int64{nil}
 		for _, g := range p.Globals {
 			if g.Type == lang.Int {
@@ -260,7 +261,7 @@ func TestOverflowFreeUnmodelled(t *testing.T) {
 		{"a node of an unknown kind", func(p *lang.Program) { p.Procs[0].Nodes[1].Kind = lang.NodeReturn + 1 }, "cannot analyse"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := compileSrc(t, src)
+			p := testprog.Source(t, src)
 			tc.edit(p)
 			m, err := New(p, nil)
 			if err != nil {
@@ -276,7 +277,7 @@ func TestOverflowFreeUnmodelled(t *testing.T) {
 
 func mustNew(t *testing.T, src string) *Machine {
 	t.Helper()
-	m, err := New(compileSrc(t, src), nil)
+	m, err := New(testprog.Source(t, src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

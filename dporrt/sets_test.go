@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
@@ -274,7 +275,7 @@ func enabledPrograms(t *testing.T) map[string]*Machine {
 	files, _ := filepath.Glob("../testdata/*.blk")
 	regress, _ := filepath.Glob("../testdata/regress/*.blk")
 	for _, f := range append(files, regress...) {
-		m, err := New(compileFile(t, f), nil)
+		m, err := New(testprog.File(t, f), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

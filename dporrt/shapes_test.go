@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/lang"
 )
@@ -34,7 +35,7 @@ func TestDifferentialShapes(t *testing.T) {
 	ran, counted := 0, 0
 	for seed := first; seed <= last; seed++ {
 		src := progen.Generate(seed, progen.Shapes())
-		m, err := New(compileSrc(t, src), nil)
+		m, err := New(testprog.Source(t, src), nil)
 		if err != nil {
 			continue // an init that fails
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // sameState reports how a and b differ exactly (not modulo naming): store,
@@ -89,7 +91,7 @@ type testProg struct {
 }
 
 func walkPrograms(t *testing.T) []testProg {
-	fib, err := New(compileFile(t, "../testdata/fib.blk"), map[string]int64{"N": 5})
+	fib, err := New(testprog.File(t, "../testdata/fib.blk"), map[string]int64{"N": 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +272,7 @@ func dfsCloneInto(t *testing.T, st *State, finals map[string]int, free *[]*State
 // exploration that steps clones instead.
 func TestDFSUndo(t *testing.T) {
 	t.Parallel()
-	fib3, err := New(compileFile(t, "../testdata/fib.blk"), map[string]int64{"N": 3})
+	fib3, err := New(testprog.File(t, "../testdata/fib.blk"), map[string]int64{"N": 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // TestBenchVariantCounts holds the counts RESULTS.md reads from the
@@ -18,7 +20,7 @@ func TestBenchVariantCounts(t *testing.T) {
 		if n > 0 { // 0: the program has no size
 			defs = map[string]int64{"N": n}
 		}
-		m, err := New(compileFile(t, file), defs)
+		m, err := New(testprog.File(t, file), defs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +95,7 @@ init {
   spawn reader();
 }
 `, n, r)
-				m, err := New(compileSrc(t, src), nil)
+				m, err := New(testprog.Source(t, src), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // BenchmarkSynth synthesizes each testdata program with 1 and 2 workers and
@@ -16,7 +17,7 @@ import (
 func BenchmarkSynth(b *testing.B) {
 	files, _ := filepath.Glob("../testdata/*.blk")
 	for _, file := range files {
-		p := compileFile(b, file)
+		p := testprog.File(b, file)
 		for _, j := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/j%d", filepath.Base(file), j), func(b *testing.B) {
 				var times []time.Duration
@@ -41,7 +42,7 @@ func BenchmarkSynth(b *testing.B) {
 // the program dporrt's BenchmarkExplore measures the other algorithms on;
 // the ICs are synthesized once, outside the timing.
 func BenchmarkExploreCDPOR(b *testing.B) {
-	p := compileFile(b, "../testdata/fib.blk")
+	p := testprog.File(b, "../testdata/fib.blk")
 	ics, _, err := Run(context.Background(), p, Options{})
 	if err != nil {
 		b.Fatal(err)

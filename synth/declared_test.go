@@ -12,6 +12,7 @@ import (
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
@@ -23,15 +24,6 @@ proc dec() { if (c != 0) { c = c - 1; } }
 proc sign() { if (c >= 0) { r = 1; } else { r = -1; } }
 init { spawn inc(); spawn dec(); spawn sign(); }
 `
-
-func compileSource(t *testing.T, src string) *lang.Program {
-	t.Helper()
-	p, errs := lang.Compile("test.blk", []byte(src))
-	if errs != nil {
-		t.Fatal(errs.Format([]byte(src)))
-	}
-	return p
-}
 
 func withoutInvariants(src string) string {
 	var keep []string
@@ -61,7 +53,7 @@ func TestInvariantSynthesis(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p := compileSource(t, tc.src)
+			p := testprog.Source(t, tc.src)
 			f, _, err := Run(context.Background(), p, Options{Workers: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -147,7 +139,7 @@ proc brk() { c = -1; }
 commute brk, brk;
 init { spawn inc(); spawn dec(); spawn brk(); spawn brk(); }
 `
-	p := compileSource(t, src)
+	p := testprog.Source(t, src)
 	for _, enc := range []encode.Encoding{encode.Merged, encode.Paths} {
 		f, _, err := Run(context.Background(), p, Options{Workers: 1, Encoding: enc})
 		if err != nil {
@@ -197,7 +189,7 @@ func TestDeclared(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p := compileSource(t, tc.src+tc.decl+"\n")
+			p := testprog.Source(t, tc.src+tc.decl+"\n")
 			rs, err := Declared(context.Background(), p, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -265,7 +257,7 @@ func TestDeclaredFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := string(fig1) + "commute p, q when (z <= -1);\ncommute q, r when (z >= 0);\ncommute q, r when (z <= -2);\ncommute p, r when (z == 5);\ncommute q, q when (x > 0);\n"
-	p := compileSource(t, src)
+	p := testprog.Source(t, src)
 	rs, err := Declared(context.Background(), p, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // codporBound are the programs of testdata/regress where codpor explored
@@ -30,7 +31,7 @@ func TestCDPORDifferential(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			p := compileFile(t, file)
+			p := testprog.File(t, file)
 			ics := synthesized(t, file)
 			m, err := dporrt.New(p, small[filepath.Base(file)])
 			if err != nil {
@@ -115,7 +116,7 @@ func TestCDPORDifferential(t *testing.T) {
 // z.
 func TestExample5(t *testing.T) {
 	t.Parallel()
-	p := compileFile(t, "../testdata/fig1.blk")
+	p := testprog.File(t, "../testdata/fig1.blk")
 	ics := synthesized(t, "../testdata/fig1.blk")
 	m, _ := dporrt.New(p, nil)
 	m4, _ := dporrt.New(p, map[string]int64{"z": -1})
@@ -228,7 +229,7 @@ func TestBenchPrograms(t *testing.T) {
 func benchSizes(t *testing.T, file string, sizes []int64, check func(n int64, m *dporrt.Machine, ics *ic.File)) {
 	t.Helper()
 	path := filepath.Join("../testdata/bench", file)
-	p := compileFile(t, path)
+	p := testprog.File(t, path)
 	ics := synthesized(t, path)
 	for _, n := range sizes {
 		m, err := dporrt.New(p, map[string]int64{"N": n})

@@ -9,6 +9,7 @@ import (
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/ts"
 )
 
@@ -32,7 +33,7 @@ func TestInvariantGuard(t *testing.T) {
 	}
 	programs := 0
 	for _, file := range append(files, regress...) {
-		p := compileFile(t, file)
+		p := testprog.File(t, file)
 		if len(p.Invariants) == 0 {
 			continue
 		}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/z3"
-	"github.com/icgen/icgen/lang"
 )
 
 // identifierShapes are names a program may use that the SMT-LIB side
@@ -99,10 +99,7 @@ func tokens(text string) string {
 // pairs as text.
 func synthText(t *testing.T, src string) string {
 	t.Helper()
-	p, errs := lang.Compile("names.blk", []byte(src))
-	if errs != nil {
-		t.Fatal(errs.Format([]byte(src)))
-	}
+	p := testprog.Named(t, "names.blk", src)
 	f, _, err := Run(context.Background(), p, Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)

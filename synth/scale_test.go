@@ -14,7 +14,7 @@ import (
 
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
-	"github.com/icgen/icgen/lang"
+	"github.com/icgen/icgen/internal/testprog"
 )
 
 // scaleProgram generates one proc p(v) of k statements of a family, ending
@@ -60,10 +60,7 @@ var scaleFamilies = []string{"ifs", "array", "chain"}
 // encoding enc, bounded by opts's Timeout and Budget.
 func scalePair(t testing.TB, family string, k int, enc encode.Encoding, opts Options) (*ic.Pair, *Stats) {
 	src := scaleProgram(family, k)
-	p, errs := lang.Compile(family+".blk", []byte(src))
-	if errs != nil {
-		t.Fatal(errs.Format([]byte(src)))
-	}
+	p := testprog.Named(t, family+".blk", src)
 	opts.Workers, opts.Encoding = 1, enc
 	f, st, err := Run(context.Background(), p, opts)
 	if err != nil {
@@ -166,7 +163,7 @@ func BenchmarkCorpus(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				times, size, pairs, exact, unknown = times[:0], 0, 0, 0, 0
 				for _, file := range files {
-					f, st, err := Run(context.Background(), compileFile(b, file), Options{Workers: 1, Encoding: enc})
+					f, st, err := Run(context.Background(), testprog.File(b, file), Options{Workers: 1, Encoding: enc})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/internal/z3"
 	"github.com/icgen/icgen/lang"
@@ -24,19 +24,6 @@ import (
 // outside its constraints): 200 with -short, 1000 without;
 // ICGEN_SOUNDNESS_SAMPLES sets it for soaks (internal/testsize).
 func samples() int { return testsize.Count("ICGEN_SOUNDNESS_SAMPLES", 200, 1000) }
-
-func compileFile(t testing.TB, path string) *lang.Program {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, errs := lang.Compile(path, src)
-	if errs != nil {
-		t.Fatal(errs.Format(src))
-	}
-	return p
-}
 
 // sampler draws random pair states of a program: globals, array elements
 // and the live locals of both processes. Most values are small, so that
@@ -160,7 +147,7 @@ func TestSoundness(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			p := compileFile(t, file)
+			p := testprog.File(t, file)
 			f := synthesized(t, file)
 			m, err := dporrt.New(p, nil)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -58,7 +59,7 @@ func TestPaperICs(t *testing.T) {
 // whatever the worker count.
 func TestDeterministic(t *testing.T) {
 	t.Parallel()
-	p := compileFile(t, "../testdata/features.blk")
+	p := testprog.File(t, "../testdata/features.blk")
 	var outs [][]byte
 	for _, j := range []int{1, 2, 3} {
 		f, _, err := Run(context.Background(), p, Options{Workers: j})
@@ -129,7 +130,7 @@ func TestFunctionsTable(t *testing.T) {
 	progs := map[string]*lang.Program{}
 	for _, file := range []string{"../testdata/arrays.blk", "../testdata/features.blk", "../testdata/regress/loops-one-line.blk",
 		"../testdata/regress/unrolled-loops.blk", "../testdata/regress/loop-entry-moved.blk"} {
-		progs[file] = compileFile(t, file)
+		progs[file] = testprog.File(t, file)
 	}
 	for name, src := range map[string]string{
 		"func loop": `global int x = 1, y = 0;
@@ -146,7 +147,7 @@ proc p() { if (x > 0) { int v = x; while (v > 0) { v = v - 1; y = y + 1; } } els
 proc q() { y = 5; }
 init { spawn p(); spawn q(); }`,
 	} {
-		progs[name] = compileSource(t, src)
+		progs[name] = testprog.Source(t, src)
 	}
 	for name, p := range progs {
 		t.Run(name, func(t *testing.T) {

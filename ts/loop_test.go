@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -53,10 +54,7 @@ func TestTripCount(t *testing.T) {
 				"func int w() { int j = 0; while (j < g) { j = j + 1; } return j; }\n" +
 				"func int big() { g = g + 1; g = g + 2; g = g + 3; g = g + 4; return g; }\n" +
 				"proc main() { int i = 0; int k = 0; " + tc.body + " }\n"
-			p, errs := lang.Compile("loop.blk", []byte(src))
-			if errs != nil {
-				t.Fatal(errs.Format([]byte(src)))
-			}
+			p := testprog.Named(t, "loop.blk", src)
 			nodes := p.Block("main").Proc.Nodes
 			var header *lang.Node
 			for _, n := range nodes {

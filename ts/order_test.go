@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -73,11 +74,7 @@ func TestEvaluationOrder(t *testing.T) {
 // that leaves log = 5, n = 0, r = 0, s = 7, a = {9, 3, 0, 0}, b = false.
 func mainProgram(t *testing.T, body string) *lang.Program {
 	src := orderDecls + "proc main() { " + body + " }\ninit { a[0] = 9; a[1] = P; spawn main(); }\n"
-	p, errs := lang.Compile("main.blk", []byte(src))
-	if errs != nil {
-		t.Fatal(errs.Format([]byte(src)))
-	}
-	return p
+	return testprog.Named(t, "main.blk", src)
 }
 
 // wantIn checks that the rendered state holds each of want.
