@@ -99,3 +99,74 @@ func (m boundsMemo) rangeGuards(t *Term) []*Term {
 	}
 	return out
 }
+
+func (x *mexec) bounds(r Ref) interval {
+	if b, ok := x.bnd[r]; ok {
+		return b
+	}
+	g := x.g
+	var b interval
+	switch g.Kind(r) {
+	case KConst:
+		v := big.NewInt(g.Val(r))
+		b = interval{v, v}
+	case KSym, KSelect:
+		b = interval{bigMin, bigMax}
+	case KIte:
+		t, e := x.bounds(g.Args(r)[1]), x.bounds(g.Args(r)[2])
+		if t.lo != nil && e.lo != nil && t.hi != nil && e.hi != nil {
+			b = interval{minBig(t.lo, e.lo), maxBig(t.hi, e.hi)}
+		}
+	case KOp:
+		args := g.Args(r)
+		switch g.Op(r) {
+		case lang.OpNeg:
+			a := x.bounds(args[0])
+			b = interval{neg(a.hi), neg(a.lo)}
+		case lang.OpAdd, lang.OpSub:
+			p, q := x.bounds(args[0]), x.bounds(args[1])
+			if g.Op(r) == lang.OpSub {
+				q = interval{neg(q.hi), neg(q.lo)}
+			}
+			b = interval{add(p.lo, q.lo), add(p.hi, q.hi)}
+		case lang.OpMul:
+			p, q := x.bounds(args[0]), x.bounds(args[1])
+			if p.lo != nil && p.hi != nil && q.lo != nil && q.hi != nil {
+				ps := []*big.Int{mul(p.lo, q.lo), mul(p.lo, q.hi), mul(p.hi, q.lo), mul(p.hi, q.hi)}
+				lo, hi := ps[0], ps[0]
+				for _, v := range ps[1:] {
+					lo, hi = minBig(lo, v), maxBig(hi, v)
+				}
+				b = interval{lo, hi}
+			}
+		}
+	}
+	x.bnd[r] = b
+	return b
+}
+
+func minBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) < 0 {
+		return a
+	}
+	return b
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) > 0 {
+		return a
+	}
+	return b
+}
+
+func (x *mexec) rangeGuards(v Ref) []Ref {
+	b := x.bounds(v)
+	var out []Ref
+	if b.lo == nil || b.lo.Cmp(bigMin) < 0 {
+		out = append(out, x.g.Binary(lang.OpLe, x.g.Int(minInt), v))
+	}
+	if b.hi == nil || b.hi.Cmp(bigMax) > 0 {
+		out = append(out, x.g.Binary(lang.OpLe, v, x.g.Int(maxInt)))
+	}
+	return out
+}
