@@ -49,7 +49,7 @@ type mexec struct {
 	proc   *lang.Proc
 	ok     []Ref // pc -> check, for every check that may fail
 	ovf    []Ref // pc -> in range, for every arithmetic result
-	bnd    map[Ref]interval
+	bnd    *boundsMemo[Ref]
 	abs    map[string]bool
 	fns    map[string]*Fn
 	failed string
@@ -77,7 +77,7 @@ type mexit struct {
 // reachable code holds a cycle (a loop with an interleaving point that may
 // go round within the block) is Unknown: the path executor unrolls those.
 func MergeBlock(b *lang.Block, e int, syms *Symbols, g *Graph) *Merged {
-	x := &mexec{g: g, syms: syms, event: e, proc: b.Proc, bnd: map[Ref]interval{}, abs: map[string]bool{}, fns: map[string]*Fn{}, wrote: map[*lang.Var][]Ref{}}
+	x := &mexec{g: g, syms: syms, event: e, proc: b.Proc, bnd: newBounds[Ref](g), abs: map[string]bool{}, fns: map[string]*Fn{}, wrote: map[*lang.Var][]Ref{}}
 	m := &Merged{G: g, Violations: map[int]Ref{}, Globals: map[*lang.Var]Ref{}, Written: map[*lang.Var]Ref{}}
 	for _, inv := range syms.prog.Invariants {
 		for _, v := range inv.Reads {
@@ -499,55 +499,55 @@ func (x *mexec) noOverflow(s *mstate, v Ref) {
 	if x.g.isConst(v) {
 		return
 	}
-	gs := x.rangeGuards(v)
+	gs := x.bnd.rangeGuards(v)
 	if len(gs) == 0 {
 		return
 	}
 	x.ovf = append(x.ovf, x.g.Implies(x.cond(s), x.g.And(gs...)))
 }
 
-// abstractLoop is the merged counterpart of the path executor's loop
-// abstraction (Def. 7): the same functions, applied to the merged values.
+// abstractLoop abstracts in-block loop n where s is reached (Def. 7).
 func (x *mexec) abstractLoop(nodes []*lang.Node, n *lang.Node, s *mstate) {
-	g := x.g
-	owner, ownerLocals := x.proc.Name, x.proc.Locals
+	var fn *lang.Func
 	if s.frame != nil {
-		owner, ownerLocals = s.frame.fn.Name, s.frame.fn.Locals
+		fn = s.frame.fn
 	}
-	sh := shapeOf(x.syms.prog, owner, ownerLocals, nodes, n)
-	var args []Ref
-	for _, v := range sh.ins {
-		if v.Kind == lang.Global {
-			args = append(args, x.envValue(s, v))
-		} else {
-			args = append(args, x.local(s, v))
-		}
+	abstractLoop[Ref](x.g, mergedLoop{x, s}, x.syms.prog, x.proc, fn, x.abs, nodes, n)
+}
+
+// mergedLoop is state s where the merged executor abstracts a loop.
+type mergedLoop struct {
+	x *mexec
+	s *mstate
+}
+
+func (l mergedLoop) input(v *lang.Var) Ref {
+	if v.Kind == lang.Global {
+		return l.x.envValue(l.s, v)
 	}
-	mk := func(kind FnKind, out *lang.Var) Ref {
-		f := sh.fn(kind, out, x.proc)
-		if known, ok := x.fns[f.Name]; ok {
-			f = known
-		} else {
-			x.fns[f.Name] = f
-		}
-		return g.Apply(f, args...)
+	return l.x.local(l.s, v)
+}
+
+func (l mergedLoop) fn(f *Fn) *Fn {
+	if known, ok := l.x.fns[f.Name]; ok {
+		return known
 	}
-	x.abs[sh.abstracted()] = true
-	x.require(s, mk(FnOK, nil))
-	results := map[*lang.Var]Ref{}
-	for _, v := range sh.outs {
-		results[v] = mk(FnValue, v)
+	l.x.fns[f.Name] = f
+	return f
+}
+
+func (l mergedLoop) require(ok Ref) { l.x.require(l.s, ok) }
+
+func (l mergedLoop) set(v *lang.Var, r Ref) {
+	if v.Kind == lang.Local && l.s.frame != nil {
+		l.s.frame.locals[v] = r
+		return
 	}
-	for _, v := range SortedVars(results) {
-		if v.Kind == lang.Local && s.frame != nil {
-			s.frame.locals[v] = results[v]
-		} else {
-			s.env[v] = results[v]
-			x.write(s, v)
-		}
-	}
-	if sh.spawns {
-		sp := mk(FnSpawns, nil)
-		s.spawns = append(append([]*CondSpawn(nil), s.spawns...), &CondSpawn{Cond: x.cond(s), Args: []Ref{sp}, Event: x.event})
-	}
+	l.s.env[v] = r
+	l.x.write(l.s, v)
+}
+
+func (l mergedLoop) spawn(r Ref) {
+	sp := &CondSpawn{Cond: l.x.cond(l.s), Args: []Ref{r}, Event: l.x.event}
+	l.s.spawns = append(append([]*CondSpawn(nil), l.s.spawns...), sp)
 }
