@@ -68,215 +68,293 @@ func Cover(f *encode.Formula, opts Options) (*Result, error) {
 		}
 		return res, nil
 	}
-	pb := coverProblem(f)
-	atoms := pb.atoms
+	c, err := newCover(f, opts, res)
+	if err != nil {
+		return nil, err
+	}
+	defer c.sess.close()
+	for {
+		lits, reason, more := c.next()
+		if !more {
+			return c.finish(reason), nil
+		}
+		kept, reason, ok := c.shrink(lits)
+		if reason != "" {
+			return c.finish(reason), nil
+		}
+		if !ok {
+			continue
+		}
+		c.block(kept)
+		if err := c.emit(kept); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// cover is the state of one enumeration of [Cover]: two solvers over the
+// same parsed problem, models (the invariants, F and the blocking clauses
+// so far) and refute (the invariants, !F and the indicator definitions
+// b_i = atom_i, checked under assumptions on the b_i), and what the
+// enumeration found.
+type cover struct {
+	opts           Options
+	res            *Result
+	sess           *session
+	models, refute *solver
+	formula        *formulaText
+	atoms          []*ts.Term
+	atomH, bH      []handle // the atoms and their indicators b_i
+	cost, levels   []int
+	end            time.Time // the pair's deadline (zero: none)
+	seen           map[string]bool
+	// skipped counts the cubes the solver could not prove, unwritable the
+	// implicants an IC file cannot hold.
+	skipped, unwritable int
+}
+
+// coverText is the solver's input for p: the declarations, an indicator
+// b_i per atom, F, the invariants, the atoms, the indicators, and the
+// definitions b_i = atom_i, each asserted once, in that order.
+func coverText(p *problem) string {
 	var text strings.Builder
-	text.WriteString(pb.decls)
-	for i := range atoms {
+	text.WriteString(p.decls)
+	for i := range p.atoms {
 		fmt.Fprintf(&text, "(declare-const |@b%d| Bool)\n", i)
 	}
-	fmt.Fprintf(&text, "(assert %s)\n", pb.f)
-	fmt.Fprintf(&text, "(assert %s)\n", pb.assume)
-	for _, a := range pb.atomSMT {
+	fmt.Fprintf(&text, "(assert %s)\n", p.f)
+	fmt.Fprintf(&text, "(assert %s)\n", p.assume)
+	for _, a := range p.atomSMT {
 		fmt.Fprintf(&text, "(assert %s)\n", a)
 	}
-	for i := range atoms {
+	for i := range p.atoms {
 		fmt.Fprintf(&text, "(assert |@b%d|)\n", i)
 	}
-	for i, a := range pb.atomSMT {
+	for i, a := range p.atomSMT {
 		fmt.Fprintf(&text, "(assert (= |@b%d| %s))\n", i, a)
 	}
+	return text.String()
+}
+
+// newCover parses f's problem into a fresh session and sets up the two
+// solvers; the caller closes c.sess.
+func newCover(f *encode.Formula, opts Options, res *Result) (*cover, error) {
+	pb := coverProblem(f)
 	sess, err := newSession(opts)
 	if err != nil {
 		return nil, err
 	}
-	defer sess.close()
-	hs, err := sess.parse(text.String())
+	hs, err := sess.parse(coverText(pb))
 	if err != nil {
+		sess.close()
 		return nil, fmt.Errorf("encoding F(%s, %s): %v", f.A.ID, f.B.ID, err)
 	}
-	decls := pb.formula
-	n := len(atoms)
-	cost, levels := pb.cost, levels(pb.cost)
-	fF, inv, atomH, bH, defs := hs[0], hs[1], hs[2:2+n], hs[2+n:2+2*n], hs[2+2*n:]
-
-	models := sess.newSolver() // the invariants, F and the blocking clauses
-	models.assert(inv)
-	models.assert(fF)
-	refute := sess.newSolver() // the invariants, !F and the indicator definitions b_i = atom_i
-	refute.assert(inv)
-	refute.assert(sess.not(fF))
+	n := len(pb.atoms)
+	fF, inv, defs := hs[0], hs[1], hs[2+2*n:]
+	c := &cover{opts: opts, res: res, sess: sess, formula: pb.formula, atoms: pb.atoms,
+		atomH: hs[2 : 2+n], bH: hs[2+n : 2+2*n], cost: pb.cost, levels: levels(pb.cost), seen: map[string]bool{}}
+	c.models = sess.newSolver()
+	c.models.assert(inv)
+	c.models.assert(fF)
+	c.refute = sess.newSolver()
+	c.refute.assert(inv)
+	c.refute.assert(sess.not(fF))
 	for _, d := range defs {
-		refute.assert(d)
+		c.refute.assert(d)
 	}
-	end := deadline(opts)
-	if opts.CheckTimeout <= 0 {
-		opts.CheckTimeout = 2 * time.Second
+	c.end = deadline(opts)
+	if c.opts.CheckTimeout <= 0 {
+		c.opts.CheckTimeout = 2 * time.Second
 	}
-	// each bounds one check by the per-check budget and the pair's deadline.
-	each := func() time.Time {
-		d := time.Now().Add(opts.CheckTimeout)
-		if !end.IsZero() && end.Before(d) {
-			return end
+	return c, nil
+}
+
+// each bounds one check by the per-check budget and the pair's deadline.
+func (c *cover) each() time.Time {
+	d := time.Now().Add(c.opts.CheckTimeout)
+	if !c.end.IsZero() && c.end.Before(d) {
+		return c.end
+	}
+	return d
+}
+
+// finish ends the enumeration: complete when reason is empty, else
+// stopped early for reason, with the constraints found so far.
+func (c *cover) finish(reason string) *Result {
+	c.res.Reason = reason
+	c.res.Complete = reason == ""
+	c.res.Spent = c.models.used()
+	sortConstraints(c.res.Constraints)
+	return c.res
+}
+
+// next is the cube of atom literals that the next model of F outside the
+// blocked cubes satisfies; more is false when the enumeration ends, for
+// reason (empty: F has no model left and every region of it is covered).
+func (c *cover) next() (lits []lit, reason string, more bool) {
+	opts, res, models := c.opts, c.res, c.models
+	if !c.end.IsZero() && time.Now().After(c.end) {
+		return nil, fmt.Sprintf("timeout after %s (%d constraints found)", opts.Timeout, len(res.Constraints)), false
+	}
+	if models.spent() {
+		return nil, fmt.Sprintf("resource budget of %d spent (%d constraints found)", opts.Budget, len(res.Constraints)), false
+	}
+	if len(res.Constraints) >= opts.MaxConstraints {
+		return nil, fmt.Sprintf("more than %d constraints", opts.MaxConstraints), false
+	}
+	res.Checks++
+	st, why := models.check(c.each())
+	switch st {
+	case unsat:
+		if c.skipped > 0 {
+			return nil, fmt.Sprintf("solver could not decide %d region(s) of F", c.skipped), false
+		}
+		if c.unwritable > 0 {
+			// The constraints do not cover F: not complete, so the
+			// pair is neither dependent nor exact.
+			return nil, fmt.Sprintf("%d region(s) of F cannot be written in an IC file", c.unwritable), false
+		}
+		return nil, "", false
+	case unknown:
+		if models.spent() {
+			return nil, fmt.Sprintf("resource budget of %d spent (%d constraints found)", opts.Budget, len(res.Constraints)), false
+		}
+		return nil, "solver: " + why, false
+	}
+	vals, err := models.modelValues(c.atomH)
+	if err != nil {
+		return nil, "solver: " + err.Error(), false
+	}
+	lits = make([]lit, len(c.atoms))
+	for i := range c.atoms {
+		lits[i] = lit{atom: i, pos: vals[i]}
+	}
+	return lits, "", true
+}
+
+// assume is the indicators of literals ls, as assumptions of refute.
+func (c *cover) assume(ls []lit) []handle {
+	out := make([]handle, len(ls))
+	for k, l := range ls {
+		out[k] = c.bH[l.atom]
+		if !l.pos {
+			out[k] = c.sess.not(c.bH[l.atom])
+		}
+	}
+	return out
+}
+
+// block excludes the cube of literals ls from the models to come.
+func (c *cover) block(ls []lit) {
+	hs := make([]handle, len(ls))
+	for k, l := range ls {
+		hs[k] = c.atomH[l.atom]
+		if !l.pos {
+			hs[k] = c.sess.not(c.atomH[l.atom])
+		}
+	}
+	c.models.assert(c.sess.not(c.sess.and(hs...)))
+}
+
+// shrink proves that the cube lits implies F and makes it a prime
+// implicant: the unsat core of lits & !F, first of the cheapest levels of
+// the cube that refute !F on their own, then without each literal whose
+// removal keeps !F refuted. ok is false when the solver cannot prove the
+// cube (its region is then blocked, left without a constraint); reason
+// ends the enumeration.
+func (c *cover) shrink(lits []lit) (kept []lit, reason string, ok bool) {
+	res, refute, cost := c.res, c.refute, c.cost
+	res.Checks++
+	st, _ := refute.checkAssuming(c.assume(lits), c.each())
+	if st == sat {
+		// Cannot happen when the atoms are complete: a full cube decides F.
+		return nil, "internal: a cube of atoms does not decide F", false
+	}
+	if st == unknown {
+		// The solver cannot show this cube implies F: leave its region
+		// without a constraint and go on with the rest.
+		c.skipped++
+		if c.skipped > MaxUndecided {
+			return nil, fmt.Sprintf("solver could not decide more than %d region(s) of F", MaxUndecided), false
+		}
+		c.block(lits)
+		return nil, "", false
+	}
+	core := refute.coreAtoms(c.bH)
+	// A trial below that the solver cannot decide changes nothing (the
+	// implicant stays proven, only less general); after one, the
+	// cube's other trials get a short budget, so that a cube of
+	// non-linear atoms does not cost a full check budget per literal.
+	undecided := false
+	budget := func() time.Time {
+		d := c.each()
+		if short := time.Now().Add(c.opts.CheckTimeout / shrinkAfterUnknown); undecided && short.Before(d) {
+			return short
 		}
 		return d
 	}
-	seen := map[string]bool{}
-	skipped, unwritable := 0, 0
-	stop := func(reason string) (*Result, error) {
-		res.Reason = reason
-		res.Spent = models.used()
-		sortConstraints(res.Constraints)
-		return res, nil
-	}
-	for {
-		if !end.IsZero() && time.Now().After(end) {
-			return stop(fmt.Sprintf("timeout after %s (%d constraints found)", opts.Timeout, len(res.Constraints)))
-		}
-		if models.spent() {
-			return stop(fmt.Sprintf("resource budget of %d spent (%d constraints found)", opts.Budget, len(res.Constraints)))
-		}
-		if len(res.Constraints) >= opts.MaxConstraints {
-			return stop(fmt.Sprintf("more than %d constraints", opts.MaxConstraints))
-		}
-		res.Checks++
-		st, why := models.check(each())
-		switch st {
-		case unsat:
-			if skipped > 0 {
-				return stop(fmt.Sprintf("solver could not decide %d region(s) of F", skipped))
-			}
-			if unwritable > 0 {
-				// The constraints do not cover F: not complete, so the
-				// pair is neither dependent nor exact.
-				return stop(fmt.Sprintf("%d region(s) of F cannot be written in an IC file", unwritable))
-			}
-			res.Complete = true
-			res.Spent = models.used()
-			sortConstraints(res.Constraints)
-			return res, nil
-		case unknown:
-			if models.spent() {
-				return stop(fmt.Sprintf("resource budget of %d spent (%d constraints found)", opts.Budget, len(res.Constraints)))
-			}
-			return stop("solver: " + why)
-		}
-		// The cube of atom literals the model satisfies.
-		vals, err := models.modelValues(atomH)
-		if err != nil {
-			return stop("solver: " + err.Error())
-		}
-		lits := make([]lit, n)
-		for i := range atoms {
-			lits[i] = lit{atom: i, pos: vals[i]}
-		}
-		assume := func(ls []lit) []handle {
-			out := make([]handle, len(ls))
-			for k, l := range ls {
-				out[k] = bH[l.atom]
-				if !l.pos {
-					out[k] = sess.not(bH[l.atom])
-				}
-			}
-			return out
-		}
-		block := func(ls []lit) {
-			hs := make([]handle, len(ls))
-			for k, l := range ls {
-				hs[k] = atomH[l.atom]
-				if !l.pos {
-					hs[k] = sess.not(atomH[l.atom])
-				}
-			}
-			models.assert(sess.not(sess.and(hs...)))
-		}
-		res.Checks++
-		st, why = refute.checkAssuming(assume(lits), each())
-		if st == sat {
-			// Cannot happen when the atoms are complete: a full cube decides F.
-			return stop("internal: a cube of atoms does not decide F")
-		}
-		if st == unknown {
-			// The solver cannot show this cube implies F: leave its region
-			// without a constraint and go on with the rest.
-			skipped++
-			if skipped > MaxUndecided {
-				return stop(fmt.Sprintf("solver could not decide more than %d region(s) of F", MaxUndecided))
-			}
-			block(lits)
-			continue
-		}
-		core := refute.coreAtoms(bH)
-		// A trial below that the solver cannot decide changes nothing (the
-		// implicant stays proven, only less general); after one, the
-		// cube's other trials get a short budget, so that a cube of
-		// non-linear atoms does not cost a full check budget per literal.
-		undecided := false
-		budget := func() time.Time {
-			d := each()
-			if short := time.Now().Add(opts.CheckTimeout / shrinkAfterUnknown); undecided && short.Before(d) {
-				return short
-			}
-			return d
-		}
-		// Prefer literals that read fewer globals: the cheapest levels of
-		// the cube that still refute !F are shrunk instead of the whole
-		// cube, so an implicant over locals and params is found when the
-		// cube holds one (a constraint reading no global another process
-		// may write is one the runtime can use uniformly).
-		for _, lv := range levels {
-			var part []lit
-			for _, l := range lits {
-				if cost[l.atom] <= lv {
-					part = append(part, l)
-				}
-			}
-			if len(part) == 0 || len(part) == len(lits) {
-				continue
-			}
-			res.Checks++
-			st, _ := refute.checkAssuming(assume(part), budget())
-			if st == unsat {
-				core = refute.coreAtoms(bH)
-				break
-			}
-			undecided = undecided || st == unknown
-		}
-		var kept []lit
+	// Prefer literals that read fewer globals: the cheapest levels of
+	// the cube that still refute !F are shrunk instead of the whole
+	// cube, so an implicant over locals and params is found when the
+	// cube holds one (a constraint reading no global another process
+	// may write is one the runtime can use uniformly).
+	for _, lv := range c.levels {
+		var part []lit
 		for _, l := range lits {
-			if core[l.atom] {
-				kept = append(kept, l)
+			if cost[l.atom] <= lv {
+				part = append(part, l)
 			}
 		}
-		// Drop literals while the rest still refutes !F: a prime implicant.
-		// The literals reading the most globals are tried first.
-		sort.SliceStable(kept, func(i, j int) bool { return cost[kept[i].atom] > cost[kept[j].atom] })
-		for k := 0; k < len(kept); {
-			trial := append(append([]lit(nil), kept[:k]...), kept[k+1:]...)
-			res.Checks++
-			st, _ := refute.checkAssuming(assume(trial), budget())
-			if st == unsat {
-				kept = trial
-				continue
-			}
-			undecided = undecided || st == unknown
-			k++
-		}
-		block(kept)
-		c, ok, err := emit(sess, decls, atoms, kept, each())
-		if err != nil {
-			return nil, err
-		}
-		res.Checks += 2
-		if !ok {
-			unwritable++
+		if len(part) == 0 || len(part) == len(lits) {
 			continue
 		}
-		if !seen[c.Text] {
-			seen[c.Text] = true
-			res.Constraints = append(res.Constraints, c)
+		res.Checks++
+		st, _ := refute.checkAssuming(c.assume(part), budget())
+		if st == unsat {
+			core = refute.coreAtoms(c.bH)
+			break
+		}
+		undecided = undecided || st == unknown
+	}
+	for _, l := range lits {
+		if core[l.atom] {
+			kept = append(kept, l)
 		}
 	}
+	// Drop literals while the rest still refutes !F: a prime implicant.
+	// The literals reading the most globals are tried first.
+	sort.SliceStable(kept, func(i, j int) bool { return cost[kept[i].atom] > cost[kept[j].atom] })
+	for k := 0; k < len(kept); {
+		trial := append(append([]lit(nil), kept[:k]...), kept[k+1:]...)
+		res.Checks++
+		st, _ := refute.checkAssuming(c.assume(trial), budget())
+		if st == unsat {
+			kept = trial
+			continue
+		}
+		undecided = undecided || st == unknown
+		k++
+	}
+	return kept, "", true
+}
+
+// emit adds the constraint of implicant kept to the result, once; an
+// implicant an IC file cannot hold counts as unwritable.
+func (c *cover) emit(kept []lit) error {
+	con, ok, err := emit(c.sess, c.formula, c.atoms, kept, c.each())
+	if err != nil {
+		return err
+	}
+	c.res.Checks += 2
+	if !ok {
+		c.unwritable++
+		return nil
+	}
+	if !c.seen[con.Text] {
+		c.seen[con.Text] = true
+		c.res.Constraints = append(c.res.Constraints, con)
+	}
+	return nil
 }
 
 // shrinkAfterUnknown divides the check budget of the shrinking trials of a

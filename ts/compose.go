@@ -258,3 +258,99 @@ func allEnd(xs []string) bool {
 	}
 	return true
 }
+
+// ComposeMerged is the merged system of running first, then second (of the
+// other event): second's inputs are bound to first's outputs.
+func ComposeMerged(first, second *Merged, syms *Symbols) *Merged {
+	g := first.G
+	out := &Merged{G: g, Globals: map[*lang.Var]Ref{}, Violations: map[int]Ref{}, Fns: map[string]*Fn{}, Written: map[*lang.Var]Ref{}}
+	out.Abstracted = mergeStrings(first.Abstracted, second.Abstracted)
+	switch {
+	case first.Unknown != "":
+		out.Unknown = first.Unknown
+		return out
+	case second.Unknown != "":
+		out.Unknown = second.Unknown
+		return out
+	}
+	memo := map[Ref]Ref{}
+	bind := func(s *Sym) (Ref, bool) {
+		if s.Kind == SymGlobal {
+			return first.Global(s.Var, syms), true
+		}
+		return 0, false
+	}
+	sub := func(r Ref) Ref { return g.Subst(r, bind, memo) }
+	out.OK = g.And(first.OK, sub(second.OK))
+	out.NoOverflow = g.And(first.NoOverflow, sub(second.NoOverflow))
+	for _, v := range SortedVars(first.Globals) {
+		out.Globals[v] = first.Globals[v]
+	}
+	for _, v := range SortedVars(second.Globals) {
+		out.Globals[v] = sub(second.Globals[v])
+	}
+	for _, v := range SortedVars(out.Globals) {
+		if out.Globals[v] == g.SymRef(syms.Global(v)) {
+			delete(out.Globals, v)
+		}
+	}
+	for _, v := range SortedVars(first.Written) {
+		out.Written[v] = first.Written[v]
+	}
+	for _, v := range SortedVars(second.Written) {
+		if w, ok := out.Written[v]; ok {
+			out.Written[v] = g.Or(w, sub(second.Written[v]))
+		} else {
+			out.Written[v] = sub(second.Written[v])
+		}
+	}
+	for e := 0; e < 2; e++ {
+		src, bound := first, false
+		if second.HasEvent[e] {
+			src, bound = second, true
+		} else if !first.HasEvent[e] {
+			continue
+		}
+		out.HasEvent[e], out.Blocks[e], out.Exits[e] = true, src.Blocks[e], src.Exits[e]
+		out.Locals[e] = map[*lang.Var]Ref{}
+		for _, v := range SortedVars(src.Locals[e]) {
+			r := src.Locals[e][v]
+			if bound {
+				r = sub(r)
+			}
+			out.Locals[e][v] = r
+		}
+		out.Next[e] = src.Next[e]
+		if bound {
+			out.Next[e] = sub(src.Next[e])
+		}
+	}
+	out.Spawns = append(out.Spawns, first.Spawns...)
+	for _, sp := range second.Spawns {
+		args := make([]Ref, len(sp.Args))
+		for i, a := range sp.Args {
+			args[i] = sub(a)
+		}
+		out.Spawns = append(out.Spawns, &CondSpawn{Cond: sub(sp.Cond), Proc: sp.Proc, Args: args, Event: sp.Event})
+	}
+	offs := map[int]Ref{}
+	for k := range first.Violations {
+		offs[k] = 0
+	}
+	for k := range second.Violations {
+		offs[k] = 0
+	}
+	for _, k := range sortedInts(offs) {
+		out.Violations[k] = g.Binary(lang.OpAdd, first.Violation(k), sub(second.Violation(k)))
+	}
+	for k, f := range first.Fns {
+		out.Fns[k] = f
+	}
+	for k, f := range second.Fns {
+		out.Fns[k] = f
+	}
+	if g.Over {
+		out.Unknown = fmt.Sprintf("more than %d terms", g.Limit)
+	}
+	return out
+}

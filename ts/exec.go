@@ -50,7 +50,7 @@ type executor struct {
 	proc   *lang.Proc
 	paths  int
 	work   int // nodes run, over all paths
-	bnd    boundsMemo
+	bnd    *boundsMemo[*Term]
 	failed string
 	abs    map[string]bool
 }
@@ -58,7 +58,7 @@ type executor struct {
 // Block builds the transition system of block b run by event e's process
 // (e is 0 or 1 and only decides the names of locals: v or v').
 func Block(b *lang.Block, e int, syms *Symbols) *System {
-	x := &executor{syms: syms, event: e, proc: b.Proc, abs: map[string]bool{}, bnd: boundsMemo{}}
+	x := &executor{syms: syms, event: e, proc: b.Proc, abs: map[string]bool{}, bnd: newBounds[*Term](treeAlgebra{})}
 	sys := &System{Blocks: [2]*lang.Block{b}, Events: 1}
 	if e == 1 {
 		sys.Blocks = [2]*lang.Block{nil, b}
@@ -157,6 +157,50 @@ func (x *executor) fork(p *path) *path {
 type frame struct {
 	fn     *lang.Func
 	locals map[*lang.Var]*Term
+}
+
+// abstractLoop abstracts in-block loop n on path p, in frame fr (Def. 7).
+func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *frame) *path {
+	var fn *lang.Func
+	if fr != nil {
+		fn = fr.fn
+	}
+	abstractLoop[*Term](treeAlgebra{}, pathLoop{x, p, fr}, x.syms.prog, x.proc, fn, x.abs, nodes, n)
+	return p
+}
+
+// pathLoop is path p, in frame fr, where the path executor abstracts a
+// loop.
+type pathLoop struct {
+	x  *executor
+	p  *path
+	fr *frame
+}
+
+func (l pathLoop) input(v *lang.Var) *Term {
+	if v.Kind == lang.Global {
+		return l.x.value(l.p, v)
+	}
+	return l.x.local(l.p, l.fr, v)
+}
+
+func (l pathLoop) fn(f *Fn) *Fn {
+	l.p.fns[f.Name] = f
+	return f
+}
+
+func (l pathLoop) require(ok *Term) { l.p.cond = append(l.p.cond, ok) }
+
+func (l pathLoop) set(v *lang.Var, t *Term) {
+	if v.Kind == lang.Local && l.fr != nil {
+		l.fr.locals[v] = t
+	} else {
+		l.p.env[v] = t
+	}
+}
+
+func (l pathLoop) spawn(t *Term) {
+	l.p.spawns = append(l.p.spawns, Spawn{Args: []*Term{t}, Event: l.x.event})
 }
 
 func (x *executor) local(p *path, fr *frame, v *lang.Var) *Term {

@@ -8,51 +8,65 @@ import (
 	"github.com/icgen/icgen/lang"
 )
 
-// abstractLoop replaces an in-block loop by uninterpreted functions (CDPOR
-// Def. 7): each variable the loop writes gets the value f_y(X), where X are
-// the values of the variables the loop reads or writes; spawns inside the
-// loop become one opaque spawn term. The loop is deterministic, so equal
-// inputs give equal outputs in both orders: sound, and exact only when
-// inputs differ whenever the real outputs do, which we cannot know (the
-// system is marked abstracted). Whether the loop finishes normally (within
-// its step budget, lang.MaxSteps, with no runtime error, overflow included,
-// and no failed assert) is a function ok(X) added to the path condition:
+// abstractLoop replaces in-block loop n, a node of nodes, by uninterpreted
+// functions (CDPOR Def. 7), for either executor: each variable the loop
+// writes gets the value f_y(X), where X are the values of the variables
+// the loop reads or writes; spawns inside the loop become one opaque spawn
+// term. The loop is deterministic, so equal inputs give equal outputs in
+// both orders: sound, and exact only when inputs differ whenever the real
+// outputs do, which we cannot know (the system is marked abstracted, in
+// abs). Whether the loop finishes normally (within its step budget,
+// lang.MaxSteps, with no runtime error, overflow included, and no failed
+// assert) is a function ok(X) that every path through the loop requires:
 // every loop may run out of steps. The runtime evaluates these functions by
-// running the loop (dporrt.ICEnv.Apply).
-func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *frame) *path {
-	owner, ownerLocals := x.proc.Name, x.proc.Locals
-	if fr != nil {
-		owner, ownerLocals = fr.fn.Name, fr.fn.Locals
+// running the loop (dporrt.ICEnv.Apply). The loop belongs to proc's code,
+// or to fn's when it is not nil (an inlined func's).
+func abstractLoop[T comparable](a algebra[T], site loopSite[T], prog *lang.Program, proc *lang.Proc, fn *lang.Func, abs map[string]bool, nodes []*lang.Node, n *lang.Node) {
+	owner, ownerLocals := proc.Name, proc.Locals
+	if fn != nil {
+		owner, ownerLocals = fn.Name, fn.Locals
 	}
-	sh := shapeOf(x.syms.prog, owner, ownerLocals, nodes, n)
-	var args []*Term
+	sh := shapeOf(prog, owner, ownerLocals, nodes, n)
+	var args []T
 	for _, v := range sh.ins {
-		if v.Kind == lang.Global {
-			args = append(args, x.value(p, v))
-		} else {
-			args = append(args, x.local(p, fr, v))
-		}
+		args = append(args, site.input(v))
 	}
-	mk := func(kind FnKind, out *lang.Var) *Term {
-		f := sh.fn(kind, out, x.proc)
-		p.fns[f.Name] = f
-		return Apply(f, args...)
+	mk := func(kind FnKind, out *lang.Var) T {
+		return a.Apply(site.fn(sh.fn(kind, out, proc)), args...)
 	}
-	x.abs[sh.abstracted()] = true
-	p.cond = append(p.cond, mk(FnOK, nil))
+	abs[sh.abstracted()] = true
+	site.require(mk(FnOK, nil))
+	results := map[*lang.Var]T{}
+	var outs []*lang.Var
 	for _, v := range sh.outs {
-		t := mk(FnValue, v)
-		if v.Kind == lang.Local && fr != nil {
-			fr.locals[v] = t
-		} else {
-			p.env[v] = t
+		if _, ok := results[v]; !ok {
+			outs = append(outs, v)
 		}
+		results[v] = mk(FnValue, v)
+	}
+	sortVars(outs) // declaration order, whatever the order of the writes
+	for _, v := range outs {
+		site.set(v, results[v])
 	}
 	if sh.spawns {
-		s := mk(FnSpawns, nil)
-		p.spawns = append(p.spawns, Spawn{Args: []*Term{s}, Event: x.event})
+		site.spawn(mk(FnSpawns, nil))
 	}
-	return p
+}
+
+// loopSite is where an executor abstracts an in-block loop: the state the
+// loop starts from and takes its effects.
+type loopSite[T comparable] interface {
+	// input is the value of v, a global or a local of the loop's owner.
+	input(v *lang.Var) T
+	// fn is the function to apply for f: f, or the one of its name the
+	// executor already applies.
+	fn(f *Fn) *Fn
+	// require adds the loop's ok to what the state requires.
+	require(ok T)
+	// set gives v its value after the loop.
+	set(v *lang.Var, t T)
+	// spawn adds the loop's spawns.
+	spawn(t T)
 }
 
 // loopShape is what abstracting an in-block loop makes of it (Def. 7),

@@ -63,7 +63,7 @@ func TestRangeGuards(t *testing.T) {
 		{Binary(lang.OpMul, Int(0), x), "[]"},
 	}
 	for _, tc := range cases {
-		if got := fmt.Sprint(boundsMemo{}.rangeGuards(tc.t)); got != tc.want {
+		if got := fmt.Sprint(newBounds[*Term](treeAlgebra{}).rangeGuards(tc.t)); got != tc.want {
 			t.Errorf("rangeGuards(%s) = %s, want %s", tc.t, got, tc.want)
 		}
 	}

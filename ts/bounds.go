@@ -1,0 +1,147 @@
+package ts
+
+import (
+	"math/big"
+
+	"github.com/icgen/icgen/lang"
+)
+
+// algebra is what the code both executors share reads of terms and builds:
+// [*Graph] over [Ref], and treeAlgebra over *[Term].
+type algebra[T comparable] interface {
+	Kind(T) Kind
+	Op(T) lang.Op
+	Val(T) int64
+	Args(T) []T
+	Int(v int64) T
+	Binary(op lang.Op, x, y T) T
+	Apply(f *Fn, args ...T) T
+}
+
+// treeAlgebra is the algebra of tree terms: the package's constructors.
+type treeAlgebra struct{}
+
+func (treeAlgebra) Kind(t *Term) Kind                   { return t.Kind }
+func (treeAlgebra) Op(t *Term) lang.Op                  { return t.Op }
+func (treeAlgebra) Val(t *Term) int64                   { return t.Val }
+func (treeAlgebra) Args(t *Term) []*Term                { return t.Args }
+func (treeAlgebra) Int(v int64) *Term                   { return Int(v) }
+func (treeAlgebra) Binary(op lang.Op, x, y *Term) *Term { return Binary(op, x, y) }
+func (treeAlgebra) Apply(f *Fn, args ...*Term) *Term    { return Apply(f, args...) }
+
+// interval is a range of integer values; nil bounds are unbounded.
+type interval struct{ lo, hi *big.Int }
+
+var (
+	bigMin = big.NewInt(minInt)
+	bigMax = big.NewInt(maxInt)
+)
+
+// boundsMemo computes the bounds of terms and remembers them: a term built
+// step by step (x + 1 + 1 + ... in an unrolled loop) would otherwise be
+// walked again at every step.
+type boundsMemo[T comparable] struct {
+	a    algebra[T]
+	memo map[T]interval
+}
+
+func newBounds[T comparable](a algebra[T]) *boundsMemo[T] {
+	return &boundsMemo[T]{a: a, memo: map[T]interval{}}
+}
+
+// bounds over-approximates the values an integer term can take when every
+// input is an int64 (params, globals, locals and array elements are).
+func (m *boundsMemo[T]) bounds(t T) interval {
+	if b, ok := m.memo[t]; ok {
+		return b
+	}
+	b := m.compute(t)
+	m.memo[t] = b
+	return b
+}
+
+func (m *boundsMemo[T]) compute(t T) interval {
+	a, bounds := m.a, m.bounds
+	switch a.Kind(t) {
+	case KConst:
+		v := big.NewInt(a.Val(t))
+		return interval{v, v}
+	case KSym, KSelect:
+		return interval{bigMin, bigMax}
+	case KIte:
+		x, y := bounds(a.Args(t)[1]), bounds(a.Args(t)[2])
+		if x.lo == nil || x.hi == nil || y.lo == nil || y.hi == nil {
+			return interval{}
+		}
+		return interval{minBig(x.lo, y.lo), maxBig(x.hi, y.hi)}
+	case KOp:
+		args := a.Args(t)
+		switch a.Op(t) {
+		case lang.OpNeg:
+			x := bounds(args[0])
+			return interval{neg(x.hi), neg(x.lo)}
+		case lang.OpAdd, lang.OpSub:
+			x, y := bounds(args[0]), bounds(args[1])
+			if a.Op(t) == lang.OpSub {
+				y = interval{neg(y.hi), neg(y.lo)}
+			}
+			return interval{add(x.lo, y.lo), add(x.hi, y.hi)}
+		case lang.OpMul:
+			x, y := bounds(args[0]), bounds(args[1])
+			if x.lo == nil || x.hi == nil || y.lo == nil || y.hi == nil {
+				return interval{}
+			}
+			ps := []*big.Int{mul(x.lo, y.lo), mul(x.lo, y.hi), mul(x.hi, y.lo), mul(x.hi, y.hi)}
+			lo, hi := ps[0], ps[0]
+			for _, p := range ps[1:] {
+				lo, hi = minBig(lo, p), maxBig(hi, p)
+			}
+			return interval{lo, hi}
+		}
+	}
+	return interval{}
+}
+
+// rangeGuards returns the conditions under which t fits in int64, leaving
+// out the bounds t cannot cross.
+func (m *boundsMemo[T]) rangeGuards(t T) []T {
+	b := m.bounds(t)
+	var out []T
+	if b.lo == nil || b.lo.Cmp(bigMin) < 0 {
+		out = append(out, m.a.Binary(lang.OpLe, m.a.Int(minInt), t))
+	}
+	if b.hi == nil || b.hi.Cmp(bigMax) > 0 {
+		out = append(out, m.a.Binary(lang.OpLe, t, m.a.Int(maxInt)))
+	}
+	return out
+}
+
+func neg(a *big.Int) *big.Int {
+	if a == nil {
+		return nil
+	}
+	return new(big.Int).Neg(a)
+}
+
+func add(a, b *big.Int) *big.Int {
+	if a == nil || b == nil {
+		return nil
+	}
+	return new(big.Int).Add(a, b)
+}
+
+func mul(a, b *big.Int) *big.Int { return new(big.Int).Mul(a, b) }
+
+func minBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) < 0 {
+		return a
+	}
+	return b
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) > 0 {
+		return a
+	}
+	return b
+}
