@@ -49,6 +49,18 @@ func (b *builder) assemble(srcs []*blockSrc) (string, []mark) {
 		}
 		parts = append(parts, fr(decl+";").at(g.r.key.Pos()))
 	}
+	lens := map[*mapInfo]*global{}
+	for _, g := range gs {
+		if g.part == "len" {
+			lens[g.m] = g
+			parts = append(parts, fr(fmt.Sprintf("invariant (%s >= 0);", g.blk)).at(g.r.key.Pos()))
+		}
+	}
+	for _, g := range gs {
+		if l := lens[g.m]; g.part == "nil" && l != nil {
+			parts = append(parts, fr(fmt.Sprintf("invariant (!%s || %s == 0);", g.blk, l.blk)).at(g.r.key.Pos()))
+		}
+	}
 	for _, g := range gs {
 		if g.size == 0 && g.sc.narrow() {
 			lo, hi := g.sc.bounds()
@@ -124,8 +136,8 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 		if g.display != "" {
 			d += "." + g.display
 		}
-		disp[g] = d
-		count[d]++
+		disp[g] = mapPartName(g, d)
+		count[disp[g]]++
 	}
 	for g, d := range disp {
 		if count[d] > 1 {
@@ -133,7 +145,7 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 			if g.display != "" {
 				d += "." + g.display
 			}
-			disp[g] = d
+			disp[g] = mapPartName(g, d)
 		}
 	}
 	byBlk := map[string]string{}
@@ -156,6 +168,14 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 		sv.Min, sv.Max = g.sc.rng()
 		if tn, ok := g.r.key.(*types.TypeName); ok {
 			sv.Root = tn.Name()
+		}
+		if g.m != nil {
+			mp := &MapPart{Go: g.m.goPath, Type: g.m.goType, Part: g.part, KeyMin: g.m.keyMin, KeyBool: g.m.keyBool}
+			if g.part == "" {
+				mp.Part = "value"
+				mp.Field = strings.TrimPrefix(g.goPath, strings.SplitN(g.goPath, "[%d]", 2)[0]+"[%d]")
+			}
+			sv.Map = mp
 		}
 		b.state = append(b.state, sv)
 	}
@@ -184,6 +204,18 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 	}
 	r := &remapper{fset: b.fset, marks: marks, file: irFile}
 	r.program(prog)
+}
+
+// mapPartName names a part of a map other than its values: has(m) (an
+// array: has(m)[k] says the key is present), len(m), isnil(m).
+func mapPartName(g *global, d string) string {
+	switch g.part {
+	case "has", "len":
+		return g.part + "(" + d + ")"
+	case "nil":
+		return "isnil(" + d + ")"
+	}
+	return d
 }
 
 func renameLocals(vs []*lang.Var, disp map[string]string) {

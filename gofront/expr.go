@@ -158,8 +158,6 @@ func (c *fnCtx) expr(e ast.Expr) frag {
 	case *ast.SelectorExpr, *ast.IndexExpr:
 		if ix, ok := x.(*ast.IndexExpr); ok {
 			switch c.info().TypeOf(ix.X).Underlying().(type) {
-			case *types.Map:
-				c.fail(ix.Pos(), "map lookup: maps are not modelled")
 			case *types.Slice:
 				c.fail(ix.Pos(), "slice index: slices are not modelled")
 			}
@@ -266,6 +264,9 @@ func (c *fnCtx) binary(x *ast.BinaryExpr, sc scalar) frag {
 		return cat("(", l, " ", fr(x.Op.String()).at(x.OpPos), " ", r, ")")
 	}
 	if op, ok := cmpOps[x.Op]; ok {
+		if f, ok := c.nilComparison(x); ok {
+			return f
+		}
 		xt := c.info().TypeOf(x.X)
 		if _, reason := scalarOf(xt); reason != "" {
 			c.fail(x.OpPos, "comparison of %s values is not modelled", xt)
@@ -280,6 +281,34 @@ func (c *fnCtx) binary(x *ast.BinaryExpr, sc scalar) frag {
 	l := c.expr(x.X)
 	r := c.expr(x.Y)
 	return c.arith(x.OpPos, x.Op, l, r, sc)
+}
+
+// nilComparison lowers m == nil and m != nil for a map m.
+func (c *fnCtx) nilComparison(x *ast.BinaryExpr) (frag, bool) {
+	if x.Op != token.EQL && x.Op != token.NEQ {
+		return frag{}, false
+	}
+	isNil := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		_, ok = c.info().Uses[id].(*types.Nil)
+		return ok
+	}
+	m, other := x.X, x.Y
+	if isNil(m) {
+		m, other = other, m
+	}
+	mt, ok := c.info().TypeOf(m).Underlying().(*types.Map)
+	if !ok || !isNil(other) {
+		return frag{}, false
+	}
+	f := c.mapNil(m, mt)
+	if x.Op == token.NEQ {
+		return cat("!(", f, ")").at(x.OpPos), true
+	}
+	return f, true
 }
 
 // arith is l op r in type sc: wrapped into sc's range when it is narrower
@@ -344,6 +373,9 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 				}
 				return v
 			case "len", "cap":
+				if mt, ok := c.info().TypeOf(call.Args[0]).Underlying().(*types.Map); ok && b.Name() == "len" {
+					return c.mapLen(call.Args[0], mt)
+				}
 				c.fail(call.Pos(), "%s of a value that is not an array is not modelled", b.Name())
 			case "panic":
 				c.fail(call.Pos(), "panic inside an expression is not modelled")
@@ -522,9 +554,13 @@ func (c *fnCtx) placeOf(e ast.Expr) (place, bool) {
 		}
 		return base, true
 	case *ast.IndexExpr:
-		switch c.info().TypeOf(x.X).Underlying().(type) {
+		switch mt := c.info().TypeOf(x.X).Underlying().(type) {
 		case *types.Map:
-			c.fail(x.Pos(), "map index: maps are not modelled")
+			base, ok := c.placeOf(x.X)
+			if !ok {
+				c.fail(x.Pos(), "index of %s, which is not modelled", types.ExprString(x.X))
+			}
+			return c.mapElem(x, base, mt), true
 		case *types.Slice:
 			c.fail(x.Pos(), "slice index: slices are not modelled")
 		case *types.Pointer:

@@ -255,6 +255,10 @@ func (c *fnCtx) exprStmt(s *ast.ExprStmt) {
 		c.fail(s.Pos(), "expression statement is not modelled")
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := c.info().Uses[id].(*types.Builtin); ok && b.Name() == "delete" {
+			c.mapDelete(call)
+			return
+		}
 		if b, ok := c.info().Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
 			for _, a := range call.Args {
 				if _, r := scalarOf(c.info().TypeOf(a)); r == "" {
@@ -280,6 +284,12 @@ func (c *fnCtx) declStmt(s *ast.DeclStmt) {
 	}
 	for _, sp := range gd.Specs {
 		vs := sp.(*ast.ValueSpec)
+		if len(vs.Names) == 2 && len(vs.Values) == 1 {
+			if ix := c.mapIndexOf(vs.Values[0]); ix != nil {
+				c.assignCommaOk(vs.Pos(), []ast.Expr{vs.Names[0], vs.Names[1]}, ix, true)
+				continue
+			}
+		}
 		if len(vs.Values) > 0 && len(vs.Values) != len(vs.Names) {
 			c.fail(vs.Pos(), "declaration of several variables from one call is not modelled")
 		}
@@ -341,6 +351,12 @@ func (c *fnCtx) assign(s *ast.AssignStmt) {
 		c.opAssign(s.Pos(), s.Lhs[0], op, s.Rhs[0])
 		return
 	}
+	if len(s.Lhs) == 2 && len(s.Rhs) == 1 {
+		if ix := c.mapIndexOf(s.Rhs[0]); ix != nil {
+			c.assignCommaOk(s.Pos(), s.Lhs, ix, s.Tok == token.DEFINE)
+			return
+		}
+	}
 	if len(s.Lhs) != len(s.Rhs) {
 		c.fail(s.Pos(), "assignment of several results of one expression is not modelled")
 	}
@@ -388,6 +404,36 @@ func (c *fnCtx) assign(s *ast.AssignStmt) {
 			}
 		}
 		c.store(s.Pos(), l, vals[i])
+	}
+}
+
+// assignCommaOk lowers v, ok = m[k] (:= when define; a var declaration
+// too).
+func (c *fnCtx) assignCommaOk(pos token.Pos, lhs []ast.Expr, ix *ast.IndexExpr, define bool) {
+	for _, l := range lhs {
+		if !c.simpleTarget(l) {
+			c.fail(l.Pos(), "assignment to %s from a map lookup: Go leaves the order of evaluation open", types.ExprString(l))
+		}
+	}
+	vals, ok := c.commaOk(pos, ix)
+	for i, l := range lhs {
+		v := vals
+		if i == 1 {
+			v = []frag{ok}
+		}
+		if id, isID := l.(*ast.Ident); isID {
+			if id.Name == "_" {
+				continue
+			}
+			if obj := c.info().Defs[id]; obj != nil && define {
+				lv := c.declare(obj, id.Pos())
+				for k, name := range lv.blk {
+					c.line(id.Pos(), lv.leaves[k].sc.blkType(), " ", name, " = ", v[k], ";")
+				}
+				continue
+			}
+		}
+		c.store(pos, l, v)
 	}
 }
 
@@ -443,6 +489,10 @@ func (c *fnCtx) store(pos token.Pos, l ast.Expr, vals []frag) {
 		c.fail(l.Pos(), "assignment to %s is not modelled", types.ExprString(l))
 	}
 	c.wrote(l.Pos(), p)
+	if p.mapBase != nil {
+		c.mapStore(pos, p, vals)
+		return
+	}
 	if p.local != nil {
 		ls, _ := leavesOf(p.t)
 		for k, lf := range ls {
@@ -460,19 +510,7 @@ func (c *fnCtx) store(pos token.Pos, l ast.Expr, vals []frag) {
 	if reason != "" {
 		c.fail(l.Pos(), "%s", reason)
 	}
-	for k, lf := range ls {
-		q := p
-		for i, fi := range lf.path {
-			q = q.with(fi, lf.names[i], nil)
-		}
-		g := c.b.globalFor(c, q, lf.sc)
-		val := vals[k]
-		if g.size > 0 && lf.sc.isBool {
-			c.b.needB2I = true
-			val = cat("B2I(", val, ")")
-		}
-		c.line(pos, c.access(g, q), " = ", val, ";")
-	}
+	c.storeLeaves(pos, p, ls, vals)
 }
 
 // localLeaf finds the leaf of a local struct place.
@@ -522,6 +560,14 @@ func (c *fnCtx) opAssign(pos token.Pos, x ast.Expr, op token.Token, y ast.Expr) 
 		c.fail(x.Pos(), "assignment to %s is not modelled", types.ExprString(x))
 	}
 	c.wrote(x.Pos(), p)
+	if p.mapBase != nil {
+		// m[k] op= y is m[k] = m[k] op y, k evaluated once; an absent
+		// key reads zero, and a nil map panics when it is written.
+		p = c.mapIndexTmp(pos, p)
+		v := c.arith(pos, op, c.placeValueSc(pos, p, sc), c.expr(y), sc)
+		c.mapStore(pos, p, []frag{v})
+		return
+	}
 	if p.idx != nil && !c.pure(p.idxE) {
 		n := c.tmp()
 		c.line(pos, "int ", n, " = ", *p.idx, ";")

@@ -81,7 +81,16 @@ func value(r *rand.Rand, isBool bool, lo, hi int64) int64 {
 
 func sample(r *rand.Rand, p *gofront.Package, a, b *gofront.Block) *state {
 	s := &state{vars: map[string][]int64{}}
+	for e, bl := range []*gofront.Block{a, b} {
+		s.args[e] = map[string]int64{}
+		for _, v := range bl.Params {
+			s.args[e][v.Name] = value(r, v.Bool, v.Min, v.Max)
+		}
+	}
 	for _, sv := range p.State {
+		if sv.Map != nil {
+			continue
+		}
 		n := max(sv.Size, 1)
 		vs := make([]int64, n)
 		for i := range vs {
@@ -89,13 +98,108 @@ func sample(r *rand.Rand, p *gofront.Package, a, b *gofront.Block) *state {
 		}
 		s.vars[sv.Name] = vs
 	}
-	for e, bl := range []*gofront.Block{a, b} {
-		s.args[e] = map[string]int64{}
-		for _, v := range bl.Params {
-			s.args[e][v.Name] = value(r, v.Bool, v.Min, v.Max)
+	sampleMaps(r, p, s)
+	return s
+}
+
+// sampleMaps samples the maps of the state as Go can hold them: nil (no
+// key), or a few keys present (the calls' arguments among them, often),
+// every absent key's values zero, the length their count.
+func sampleMaps(r *rand.Rand, p *gofront.Package, s *state) {
+	parts := map[string][]gofront.StateVar{}
+	var order []string
+	for _, sv := range p.State {
+		if sv.Map == nil {
+			continue
+		}
+		k := sv.Root + sv.Map.Go
+		if parts[k] == nil {
+			order = append(order, k)
+		}
+		parts[k] = append(parts[k], sv)
+	}
+	for _, k := range order {
+		var size int64
+		for _, sv := range parts[k] {
+			size = max(size, sv.Size)
+		}
+		isNil := r.IntN(6) == 0
+		present := map[int64]bool{}
+		if !isNil {
+			var cands []int64
+			for e := range 2 {
+				for _, v := range s.args[e] {
+					if i := v - parts[k][0].Map.KeyMin; i >= 0 && i < size {
+						cands = append(cands, i)
+					}
+				}
+			}
+			cands = append(cands, r.Int64N(size), r.Int64N(size))
+			for _, i := range cands {
+				if r.IntN(2) == 0 {
+					present[i] = true
+				}
+			}
+		}
+		for _, sv := range parts[k] {
+			switch sv.Map.Part {
+			case "nil":
+				s.vars[sv.Name] = []int64{map[bool]int64{false: 0, true: 1}[isNil]}
+			case "len":
+				s.vars[sv.Name] = []int64{int64(len(present))}
+			default:
+				vs := make([]int64, sv.Size)
+				for i := range present {
+					if sv.Map.Part == "has" {
+						vs[i] = 1
+					} else {
+						vs[i] = value(r, sv.Bool, sv.Min, sv.Max)
+					}
+				}
+				s.vars[sv.Name] = vs
+			}
 		}
 	}
-	return s
+}
+
+// goMaps writes the code that builds the sampled maps: nil, or made and
+// given the keys present.
+func goMaps(w *strings.Builder, p *gofront.Package, st *state) {
+	made := map[string]bool{}
+	x := func(sv gofront.StateVar) string {
+		if sv.Root != "" {
+			return "r" + sv.Root + sv.Map.Go
+		}
+		return sv.Map.Go
+	}
+	for _, sv := range p.State {
+		if sv.Map != nil && sv.Map.Part == "nil" && st.vars[sv.Name][0] == 0 {
+			fmt.Fprintf(w, "\t%s = make(%s)\n", x(sv), sv.Map.Type)
+			made[x(sv)] = true
+		}
+	}
+	for _, sv := range p.State {
+		if sv.Map == nil || !made[x(sv)] || sv.Map.Part != "has" {
+			continue
+		}
+		for i, v := range st.vars[sv.Name] {
+			if v == 0 {
+				continue
+			}
+			key := strconv.FormatInt(sv.Map.KeyMin+int64(i), 10)
+			if sv.Map.KeyBool {
+				key = strconv.FormatBool(i == 1)
+			}
+			fmt.Fprintf(w, "\t{\n\t\tm := %s\n\t\te := m[%s]\n", x(sv), key)
+			for _, vv := range p.State {
+				if vv.Map == nil || vv.Map.Part != "value" || x(vv) != x(sv) {
+					continue
+				}
+				fmt.Fprintf(w, "\t\te%s = %s\n", vv.Map.Field, lit(st.vars[vv.Name][i], vv.Bool))
+			}
+			fmt.Fprintf(w, "\t\tm[%s] = e\n\t}\n", key)
+		}
+	}
 }
 
 // oracleCase is a state where the two orders must end alike (commute) or
@@ -134,7 +238,11 @@ func goCase(w *strings.Builder, i int, p *gofront.Package, c oracleCase) {
 	for r := range roots {
 		fmt.Fprintf(w, "\tvar r%s %s\n", r, r)
 	}
+	goMaps(w, p, c.st)
 	for _, sv := range p.State {
+		if sv.Map != nil {
+			continue
+		}
 		vs := c.st.vars[sv.Name]
 		for k, v := range vs {
 			x := sv.Go
@@ -167,9 +275,11 @@ func goCase(w *strings.Builder, i int, p *gofront.Package, c oracleCase) {
 	for r := range roots {
 		parts = append(parts, "r"+r)
 	}
+	seen := map[string]bool{}
 	for _, sv := range p.State {
-		if sv.Root == "" {
-			parts = append(parts, strings.SplitN(sv.Go, "[", 2)[0])
+		if v := strings.SplitN(sv.Go, "[", 2)[0]; sv.Root == "" && !seen[v] {
+			seen[v] = true
+			parts = append(parts, v)
 		}
 	}
 	parts = append(parts, "res")
@@ -243,10 +353,14 @@ func TestOracle(t *testing.T) {
 		t.Skip("no go command")
 	}
 	per := testsize.Count("ICGEN_GO_ORACLE_SAMPLES", 8, 40)
-	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru"} {
+	dirs := map[string]string{"maps": filepath.Join("testdata", "maps")}
+	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join("..", "examples", "go", name)
+			if d, ok := dirs[name]; ok {
+				dir = d
+			}
 			p, errs, err := gofront.Load(dir)
 			if err != nil || errs != nil {
 				t.Fatal(err, errs)

@@ -42,6 +42,25 @@ type StateVar struct {
 	Size     int64
 	Bool     bool
 	Min, Max int64 // the Go type's range (ints)
+	// Map, for a part of a map, says which.
+	Map *MapPart
+}
+
+// MapPart is what a global holds of a map of the shared state. The IR
+// holds a map as arrays over every key of its key type, element i for the
+// key KeyMin+i (false and true for a bool key): its values ("value", one
+// array per scalar field of a struct element, Field naming it as
+// ".ver"), whether each key is present ("has", 0 or 1), and two scalars,
+// its length ("len") and whether it is nil ("nil"). In every state Go
+// can be in, an absent key's values are zero, a nil map has no key and
+// the length counts the keys present.
+type MapPart struct {
+	Go      string // the map's Go expression from the root (".vals") or the variable
+	Type    string // its Go type (map[uint8]int)
+	Part    string // "value", "has", "len" or "nil"
+	Field   string
+	KeyMin  int64
+	KeyBool bool
 }
 
 // Var is a parameter of a block, named as constraints name it.
@@ -148,6 +167,7 @@ type builder struct {
 	recvNames   map[*root]map[string]int
 	state       []StateVar
 	allAtomic   bool
+	maps        map[string]*mapInfo
 }
 
 func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic bool) (*Package, lang.ErrorList) {
@@ -157,7 +177,7 @@ func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic boo
 		pkgVarNames: map[string]bool{}, pkgVarInit: map[types.Object]ast.Expr{},
 		roots: map[types.Object]*root{}, globals: map[string]*global{}, funcs: map[*types.Func]*fnInfo{},
 		wraps: map[string]scalar{}, minmax: map[string]bool{}, used: map[string]bool{},
-		recvNames: map[*root]map[string]int{}, allAtomic: allAtomic,
+		recvNames: map[*root]map[string]int{}, allAtomic: allAtomic, maps: map[string]*mapInfo{},
 	}
 	out := &Package{Pattern: pattern, Name: pkgs[0].pkg.Name(), Files: map[string][]byte{}}
 	var srcs []*blockSrc
@@ -631,24 +651,23 @@ func (b *builder) globalFor(c *fnCtx, p place, sc scalar) *global {
 	if g, ok := b.globals[key]; ok {
 		return g
 	}
-	g := &global{r: p.r, path: p.path, sc: sc}
+	g := &global{r: p.r, path: p.path, sc: sc, m: p.mi}
 	blk := p.r.blk
 	var disp []string
 	for i, n := range p.names {
-		if p.path[i] < 0 {
-			continue
+		switch k := p.path[i]; {
+		case k >= 0:
+			blk += "_" + n
+			disp = append(disp, n)
+			g.goPath += "." + n
+		case k == -1 || k == -2:
+			g.goPath += "[%d]"
+		default: // a part of a map other than its values
+			blk += "_" + n
+			g.part = n
 		}
-		blk += "_" + n
-		disp = append(disp, n)
 	}
 	g.blk = b.uniqueName(blk)
-	for i, n := range p.names {
-		if p.path[i] < 0 {
-			g.goPath += "[%d]"
-		} else {
-			g.goPath += "." + n
-		}
-	}
 	if _, isVar := p.r.key.(*types.Var); isVar {
 		g.goPath = p.r.key.Name() + g.goPath
 	}

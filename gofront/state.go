@@ -112,6 +112,22 @@ type global struct {
 	init    string
 	used    bool
 	goPath  string // the Go expression from the root, %d for the index
+	// part and m, for the globals of a map: part is "" for the values
+	// (one field of them for a struct element), or "has", "len", "nil".
+	part string
+	m    *mapInfo
+}
+
+// mapInfo is a map of the shared state: the IR holds it as arrays over
+// every key (index i for the key keyMin+i): the values (one array per
+// scalar leaf of the element), has (1 where the key is present), and
+// two scalars, its length and whether it is nil.
+type mapInfo struct {
+	goPath  string // the Go expression of the map from the root
+	goType  string // its Go type, as the package writes it
+	keyMin  int64
+	keyBool bool
+	size    int64
 }
 
 // leaf is a scalar part of a struct-typed value: its field path and type.
@@ -160,6 +176,10 @@ type place struct {
 	t     types.Type
 	local *localVar // a local struct variable instead of shared state
 	pos   token.Pos
+	// mapBase, for an element of a map (and the fields of one), is the
+	// place of the map itself; path holds -2 where the map is indexed.
+	mapBase *place
+	mi      *mapInfo
 }
 
 func (p place) with(i int, name string, t types.Type) place {

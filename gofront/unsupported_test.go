@@ -22,7 +22,7 @@ func TestUnsupported(t *testing.T) {
 
 import "sync"
 
-type T struct { mu sync.Mutex; n int; m map[int]int; s []int; p *int; f func() int; ch chan int; u uint64; i interface{ M() } }
+type T struct { mu sync.Mutex; n int; m map[int]int; ms map[string]int; mb map[uint8]int; mm map[uint8]map[uint8]int; s []int; p *int; f func() int; ch chan int; u uint64; i interface{ M() } }
 
 func (t *T) Ok(k int) { t.mu.Lock(); defer t.mu.Unlock(); t.n += k }
 
@@ -39,7 +39,13 @@ func (t *T) X(k int) int { t.mu.Lock(); defer t.mu.Unlock()
 		{"interface", "\tt.i.M()\n\treturn 0 }", "10:2: call of t.i.M: a method of an interface: interfaces are not modelled"},
 		{"closure", "\tg := func() int { return 1 }\n\treturn g() }", "10:7: function literal: closures are not modelled"},
 		{"function value", "\treturn t.f() }", "10:9: call of t.f: a call through a function value is not modelled"},
-		{"map lookup", "\treturn t.m[k] }", "10:9: map lookup: maps are not modelled"},
+		{"map of int keys", "\treturn t.m[k] }", "10:9: map with keys of type int: only keys of at most 8 bits (int8, uint8, bool) are modelled (the IR holds a map as an array over every key)"},
+		{"map of string keys", "\treturn t.ms[\"a\"] }", "10:9: map with keys of type string: only keys of at most 8 bits (int8, uint8, bool) are modelled"},
+		{"map of maps", "\treturn t.mm[1][2] }", "10:9: map with elements of type map[uint8]int: values of type map[uint8]int are not modelled"},
+		{"map assigned whole", "\tt.mb = make(map[uint8]int)\n\treturn 0 }", "10:9: values of type map[uint8]int are not modelled"},
+		{"local map", "\tm := map[uint8]int{}\n\treturn m[1] }", "10:7: values of type map[uint8]int are not modelled"},
+		{"map passed", "\treturn f(t.mb) }\nfunc f(m map[uint8]int) int { return len(m) }", "11:8: in f: parameter m: values of type map[uint8]int are not modelled"},
+		{"clear", "\tclear(t.mb)\n\treturn 0 }", "10:2: builtin clear is not modelled"},
 		{"map iteration", "\tfor x := range t.m { k += x }\n\treturn k }", "10:2: range over a map: map iteration is not modelled"},
 		{"slice", "\treturn t.s[k] }", "10:9: slice index: slices are not modelled"},
 		{"outside call", "\treturn strings.Count(\"a\", \"b\") }", "13:9: call of strings.Count: outside the package"},
