@@ -70,6 +70,7 @@ var goldenTimed = map[string]bool{
 	"testdata/regress/guard-error.blk":  true,
 	"testdata/regress/codpor-cells.blk": true,
 	"testdata/bench/indexer.blk":        true,
+	"testdata/features.blk":             true,
 }
 
 // goldenPrograms lists the programs of the golden files, in a stable order:
