@@ -28,7 +28,7 @@ var layers = map[string][]string{
 	"dporrt": {"lang", "ic", "interp"},
 	"audit":  {"lang", "ts", "encode", "ic", "synth", "dporrt", "interp", "internal/z3"},
 	// gofront lowers Go packages to the IR: a front end beside lang's.
-	"gofront":      {"lang"},
+	"gofront":      {"lang", "ic"},
 	"internal/cli": {"lang", "ts", "encode", "allsat", "synth", "ic", "interp", "dporrt", "audit", "gofront", "internal/gctune"},
 	"cmd/icgen":    {"internal/cli", "internal/gctune"},
 	// The ground floor of internal: no package of the module.
