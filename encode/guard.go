@@ -266,7 +266,7 @@ func newBoxEval(g *ts.Graph, root ts.Ref) *boxEval {
 		ev.inputAt[i] = ev.input[r]
 		for _, a := range g.Args(r) {
 			ev.args[i] = append(ev.args[i], ev.pos[a])
-			if g.Kind(r) == ts.KOp && compares[g.Op(r)] && g.Kind(a) == ts.KConst &&
+			if _, cmp := ts.Negation(g.Op(r)); g.Kind(r) == ts.KOp && cmp && g.Kind(a) == ts.KConst &&
 				(g.Val(a) == math.MaxInt64 || g.Val(a) == math.MinInt64) {
 				ev.edge[i] = true
 			}
@@ -479,7 +479,7 @@ func (ev *boxEval) assume(c int, want bool) bool {
 		return true
 	}
 	if !want {
-		op = negCmp(op)
+		op, _ = ts.Negation(op)
 	}
 	x, y := args[0], args[1]
 	switch op {
@@ -502,25 +502,6 @@ func (ev *boxEval) assume(c int, want bool) bool {
 		return ev.narrow(x, vy) && ev.narrow(y, vx)
 	}
 	return true
-}
-
-var compares = map[lang.Op]bool{lang.OpLt: true, lang.OpLe: true, lang.OpGt: true, lang.OpGe: true, lang.OpEq: true, lang.OpNe: true}
-
-// negCmp is the comparison that holds where op does not.
-func negCmp(op lang.Op) lang.Op {
-	switch op {
-	case lang.OpLt:
-		return lang.OpGe
-	case lang.OpLe:
-		return lang.OpGt
-	case lang.OpGt:
-		return lang.OpLe
-	case lang.OpGe:
-		return lang.OpLt
-	case lang.OpEq:
-		return lang.OpNe
-	}
-	return lang.OpEq
 }
 
 // current is node n's interval as narrowed so far.

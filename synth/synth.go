@@ -56,6 +56,28 @@ type Stats struct {
 	PairSpent                                    []uint64        // by pair index, in Options.Budget's units
 }
 
+// Count sets the counts of pairs by status, the exact pairs and the
+// constraints from pairs.
+func (st *Stats) Count(pairs []ic.Pair) {
+	st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints = 0, 0, 0, 0, 0, 0
+	for _, pr := range pairs {
+		switch pr.Status {
+		case ic.Independent:
+			st.Independent++
+		case ic.Conditional:
+			st.Conditional++
+		case ic.Dependent:
+			st.Dependent++
+		default:
+			st.Unknown++
+		}
+		if pr.Exact {
+			st.Exact++
+		}
+		st.Constraints += len(pr.Constraints)
+	}
+}
+
 // work is what the covers of a pair cost the solver.
 type work struct {
 	checks int
@@ -141,21 +163,8 @@ feed:
 	f.Pairs = pairs
 	f.Functions = functions(fns)
 	st := &Stats{Pairs: len(pairs), Elapsed: time.Since(start), PairTimes: times, PairSpent: make([]uint64, len(pairs))}
-	for i, pr := range pairs {
-		switch pr.Status {
-		case ic.Independent:
-			st.Independent++
-		case ic.Conditional:
-			st.Conditional++
-		case ic.Dependent:
-			st.Dependent++
-		default:
-			st.Unknown++
-		}
-		if pr.Exact {
-			st.Exact++
-		}
-		st.Constraints += len(pr.Constraints)
+	st.Count(pairs)
+	for i := range pairs {
 		st.Checks += costs[i].checks
 		st.Spent += costs[i].spent
 		st.PairSpent[i] = costs[i].spent

@@ -191,6 +191,13 @@ var negCmp = map[lang.Op]lang.Op{
 	lang.OpGt: lang.OpLe + 1, lang.OpEq: lang.OpNe + 1, lang.OpNe: lang.OpEq + 1,
 }
 
+// Negation is the comparison that holds where op does not; ok is false
+// where op is not a comparison.
+func Negation(op lang.Op) (neg lang.Op, ok bool) {
+	n := negCmp[op]
+	return n - 1, n != 0
+}
+
 const (
 	minInt = -1 << 63
 	maxInt = 1<<63 - 1

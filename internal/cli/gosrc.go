@@ -9,7 +9,6 @@ import (
 	"github.com/icgen/icgen/gofront"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/lang"
-	"github.com/icgen/icgen/synth"
 )
 
 // loadGo loads Go code (package gofront): its atomic blocks lowered to
@@ -90,27 +89,6 @@ func goReport(l *loaded, r *audit.Report) {
 		pairs = append(pairs, p)
 	}
 	r.Pairs = pairs
-}
-
-// goRecount recounts a synthesis's pairs after goPairs.
-func goRecount(f *ic.File, st *synth.Stats) {
-	st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints = 0, 0, 0, 0, 0, 0
-	for _, pr := range f.Pairs {
-		switch pr.Status {
-		case ic.Independent:
-			st.Independent++
-		case ic.Conditional:
-			st.Conditional++
-		case ic.Dependent:
-			st.Dependent++
-		default:
-			st.Unknown++
-		}
-		if pr.Exact {
-			st.Exact++
-		}
-		st.Constraints += len(pr.Constraints)
-	}
 }
 
 // goOutput is the default IC file of Go code: icgen.ic.json (.ic.txt,

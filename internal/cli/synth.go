@@ -126,7 +126,7 @@ smtlib (each constraint a define-fun over declared state variables).
 			f, st := r.f, r.st
 			if l.go_ != nil {
 				goPairs(l, f)
-				goRecount(f, st)
+				st.Count(f.Pairs)
 			}
 			var data []byte
 			switch format {
