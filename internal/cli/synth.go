@@ -62,7 +62,8 @@ within a few units); --timeout 0 leaves the budget alone to bound a pair.
 --guard chooses how each pair's overflow guard is written: interval (bounds
 on the values the orders' arithmetic reads, proven to rule overflow out:
 short and cheap to evaluate) or exact (the condition under which neither
-order overflows, as large as the blocks' arithmetic). Each kind is written
+order overflows, its shared subterms named once by a let: as large as
+the formula of the blocks' arithmetic). Each kind is written
 where the other cannot be; the file says which each pair has.
 
 Formats: json (the IC file, docs/ic-format.md), text (one line per pair),
