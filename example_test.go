@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/synth"
 )
@@ -38,7 +39,7 @@ func Example() {
 		}
 		fmt.Printf("I(%s, %s') = {%s}: %s\n", pr.A, pr.B, strings.Join(cs, ", "), pr.Status)
 	}
-	m, err := dporrt.New(p, nil)
+	m, err := interp.New(p, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 // layers lists, for every package of the module, the packages of the
 // module its code may import (its tests may import more). The pipeline
 // runs one way, lang <- ts <- uf <- encode <- allsat <- synth, with ic (the
-// IC file model) beside it; the runtime (dporrt, and interp once the
-// interpreter has a package of its own) imports lang and ic only, so it
-// builds without cgo; audit and the command tree sit on top. A new package
+// IC file model) beside it; the runtime (interp, the interpreter, and
+// dporrt, the explorers over it) imports lang and ic only, so it builds
+// without cgo; audit and the command tree sit on top. A new package
 // gets a row here, which says where it stands.
 var layers = map[string][]string{
 	"lang":   {},

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/synth"
 	"github.com/icgen/icgen/ts"
@@ -130,7 +130,7 @@ func (r *Report) Counts() map[Class]int {
 // blocks can run) and confirms it by running both orders in m. Params stay
 // at m's values unless no witness exists with them. An error means the tool
 // failed; ctx cancels the run.
-func Run(ctx context.Context, m *dporrt.Machine, opts Options) (*Report, error) {
+func Run(ctx context.Context, m *interp.Machine, opts Options) (*Report, error) {
 	p := m.Prog
 	progress := func(string, int, int) {}
 	if opts.Progress != nil {

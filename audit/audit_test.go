@@ -5,14 +5,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
-func machine(t testing.TB, path string, set map[string]int64) *dporrt.Machine {
+func machine(t testing.TB, path string, set map[string]int64) *interp.Machine {
 	t.Helper()
-	m, err := dporrt.New(testprog.File(t, path), set)
+	m, err := interp.New(testprog.File(t, path), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func machine(t testing.TB, path string, set map[string]int64) *dporrt.Machine {
 
 // replay runs a witness's start state again, independently of the code
 // that found it, and reports whether the two orders end alike.
-func replay(t *testing.T, m *dporrt.Machine, a, b string, w *Witness) bool {
+func replay(t *testing.T, m *interp.Machine, a, b string, w *Witness) bool {
 	t.Helper()
 	if w.Params != nil {
 		m = machine(t, m.Prog.File, w.Params)
@@ -54,7 +54,7 @@ func replay(t *testing.T, m *dporrt.Machine, a, b string, w *Witness) bool {
 		return v
 	}
 	for l := 0; l < m.Locs(); l++ {
-		if s, ok := vals[m.LocName(dporrt.Loc(l))]; ok {
+		if s, ok := vals[m.LocName(interp.Loc(l))]; ok {
 			store[l] = parse(s)
 		}
 	}
@@ -72,7 +72,7 @@ func replay(t *testing.T, m *dporrt.Machine, a, b string, w *Witness) bool {
 		t.Errorf("(%s, %s): a block is not enabled in the witness state %v", a, b, w.Start)
 		return true
 	}
-	run := func(first, second int) (*dporrt.State, bool) {
+	run := func(first, second int) (*interp.State, bool) {
 		s := st.Clone()
 		if ev := s.Step(first); ev.Err != nil || !s.Enabled(second) {
 			return s, false

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
@@ -79,7 +79,7 @@ type Result struct {
 // Checker proves claims about one program. It holds a solver context and
 // belongs to one goroutine; Close releases it.
 type Checker struct {
-	m     *dporrt.Machine
+	m     *interp.Machine
 	opts  Options
 	pr    *prover
 	syms  *ts.Symbols
@@ -90,7 +90,7 @@ type Checker struct {
 // NewChecker returns a checker for the program of m. Witnesses run in m
 // (its params), or in another instance when none exists with its params.
 // funcs are the functions claims may apply (an IC file's, for loops).
-func NewChecker(m *dporrt.Machine, funcs []ic.Function, opts Options) (*Checker, error) {
+func NewChecker(m *interp.Machine, funcs []ic.Function, opts Options) (*Checker, error) {
 	pr, err := newProver(opts)
 	if err != nil {
 		return nil, err

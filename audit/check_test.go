@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/ts"
 )
 
@@ -212,7 +212,7 @@ func TestGuardNeeded(t *testing.T) {
 // runOrders runs blocks a and b (of two processes without locals) in both
 // orders from the globals given, the others 0; it reports whether claim
 // holds there and whether an order overflows.
-func runOrders(t *testing.T, m *dporrt.Machine, a, b string, globals map[string]int64, claim *ic.Expr) (holds, overflow bool) {
+func runOrders(t *testing.T, m *interp.Machine, a, b string, globals map[string]int64, claim *ic.Expr) (holds, overflow bool) {
 	t.Helper()
 	store := make([]int64, m.Locs())
 	for name, v := range globals {
@@ -221,7 +221,7 @@ func runOrders(t *testing.T, m *dporrt.Machine, a, b string, globals map[string]
 	}
 	ba, bb := m.Prog.Block(a), m.Prog.Block(b)
 	st := m.PairState(store, ba, nil, bb, nil)
-	holds, err := claim.Holds(dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]})
+	holds, err := claim.Holds(interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func runOrders(t *testing.T, m *dporrt.Machine, a, b string, globals map[string]
 				break
 			}
 			if ev := s.Step(i); ev.Err != nil {
-				overflow = overflow || ev.Err.Kind == dporrt.ErrOverflow
+				overflow = overflow || ev.Err.Kind == interp.ErrOverflow
 				break
 			}
 		}

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/z3"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
@@ -205,7 +205,7 @@ type space struct {
 	p      *lang.Program
 	a, b   *lang.Block
 	syms   *ts.Symbols
-	m      *dporrt.Machine
+	m      *interp.Machine
 	funcs  map[string]ic.Function
 	checks []*ic.Expr // must hold in the start state, as the runtime evaluates them
 }
@@ -241,7 +241,7 @@ func (s scalar) z3(x *z3.Context) z3.Term {
 }
 
 // scalars lists the inputs of the state for machine m, and declares them.
-func (sp *space) scalars(m *dporrt.Machine, q *query) []scalar {
+func (sp *space) scalars(m *interp.Machine, q *query) []scalar {
 	var out []scalar
 	for _, g := range sp.p.Globals {
 		sym := sp.syms.Global(g)
@@ -279,7 +279,7 @@ func bounds(q *query, in []scalar, n int64) {
 }
 
 // pin fixes the params to their values in m.
-func (sp *space) pin(q *query, m *dporrt.Machine) {
+func (sp *space) pin(q *query, m *interp.Machine) {
 	for _, pa := range sp.p.Params {
 		sym := sp.syms.Param(pa)
 		q.declare(encode.DeclareConst(sym))
@@ -485,7 +485,7 @@ func (p *prover) candidate(sp *space, st stage, in []scalar) (*Witness, miss, z3
 			changed = changed || v != m.Param(pa)
 		}
 		if changed {
-			m2, err := dporrt.New(sp.p, params)
+			m2, err := interp.New(sp.p, params)
 			if err != nil { // e.g. an array size out of range: not runnable
 				return nil, notRunnable, x.Not(x.And(eqs...)), x.Err()
 			}

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -43,7 +43,7 @@ func (k Kind) String() string {
 
 // Witness is a concrete state in which both blocks of a pair are enabled
 // and the two orders do not end alike, found by the solver and confirmed by
-// running both orders in the interpreter (package dporrt). The state need
+// running both orders in the interpreter (package interp). The state need
 // not be reachable from the program's initial state: independence
 // constraints speak of every state.
 type Witness struct {
@@ -80,7 +80,7 @@ type Row struct {
 // Order is how one order of a witness ran.
 type Order struct {
 	Name    string               // e.g. "p; q'"
-	Err     *dporrt.RuntimeError // the runtime error that ended it
+	Err     *interp.RuntimeError // the runtime error that ended it
 	Blocked string               // the block that was not enabled
 }
 
@@ -144,7 +144,7 @@ const (
 
 // runPair builds the state of a witness candidate and runs both orders. It
 // returns nil and the reason when the state does not show a difference.
-func runPair(m *dporrt.Machine, a, b *lang.Block, store []int64, la, lb []int64) (*Witness, miss) {
+func runPair(m *interp.Machine, a, b *lang.Block, store []int64, la, lb []int64) (*Witness, miss) {
 	st := m.PairState(store, a, la, b, lb)
 	if !st.Enabled(0) || !st.Enabled(1) {
 		return nil, notEnabled
@@ -178,7 +178,7 @@ func runPair(m *dporrt.Machine, a, b *lang.Block, store []int64, la, lb []int64)
 }
 
 // runOrder runs process first then second.
-func runOrder(st *dporrt.State, first, second int, name, secondName string) (*dporrt.State, Order) {
+func runOrder(st *interp.State, first, second int, name, secondName string) (*interp.State, Order) {
 	o := Order{Name: name}
 	if ev := st.Step(first); ev.Err != nil {
 		o.Err = ev.Err
@@ -226,7 +226,7 @@ func shownGlobals(a, b *lang.Block) []*lang.Var {
 // beyond it only the elements that change are listed.
 const maxElements = 16
 
-func startValues(st *dporrt.State, a, b *lang.Block) []Value {
+func startValues(st *interp.State, a, b *lang.Block) []Value {
 	var out []Value
 	m := st.Machine()
 	for _, g := range shownGlobals(a, b) {
@@ -236,7 +236,7 @@ func startValues(st *dporrt.State, a, b *lang.Block) []Value {
 			continue
 		}
 		for i := 0; i < n; i++ {
-			out = append(out, Value{m.LocName(first + dporrt.Loc(i)), format(g, st.Value(first+dporrt.Loc(i)))})
+			out = append(out, Value{m.LocName(first + interp.Loc(i)), format(g, st.Value(first+interp.Loc(i)))})
 		}
 	}
 	for k, p := range st.Procs[:2] {
@@ -250,16 +250,16 @@ func startValues(st *dporrt.State, a, b *lang.Block) []Value {
 // compareRows lists the final states of the orders side by side: the
 // globals the blocks use (and any other that differs), the live locals and
 // next points of both processes, the processes spawned, the violations.
-func compareRows(st, ab, ba *dporrt.State, abOK, baOK bool, a, b *lang.Block) []Row {
+func compareRows(st, ab, ba *interp.State, abOK, baOK bool, a, b *lang.Block) []Row {
 	m := st.Machine()
-	get := func(s *dporrt.State, ok bool, f func(*dporrt.State) string) string {
+	get := func(s *interp.State, ok bool, f func(*interp.State) string) string {
 		if !ok {
 			return "-"
 		}
 		return f(s)
 	}
 	var rows []Row
-	add := func(name, start string, f func(*dporrt.State) string) {
+	add := func(name, start string, f func(*interp.State) string) {
 		r := Row{Name: name, Start: start, AB: get(ab, abOK, f), BA: get(ba, baOK, f)}
 		r.Differ = abOK && baOK && r.AB != r.BA
 		rows = append(rows, r)
@@ -271,13 +271,13 @@ func compareRows(st, ab, ba *dporrt.State, abOK, baOK bool, a, b *lang.Block) []
 	for _, g := range m.Prog.Globals {
 		first, n := m.GlobalLocs(g)
 		for i := 0; i < n; i++ {
-			l := first + dporrt.Loc(i)
+			l := first + interp.Loc(i)
 			changed := st.Value(l) != ab.Value(l) || st.Value(l) != ba.Value(l) || ab.Value(l) != ba.Value(l)
 			if !changed && (!shown[g] || n > maxElements) {
 				continue
 			}
 			g := g
-			add(m.LocName(l), format(g, st.Value(l)), func(s *dporrt.State) string { return format(g, s.Value(l)) })
+			add(m.LocName(l), format(g, st.Value(l)), func(s *interp.State) string { return format(g, s.Value(l)) })
 		}
 	}
 	for k := 0; k < 2; k++ {
@@ -290,7 +290,7 @@ func compareRows(st, ab, ba *dporrt.State, abOK, baOK bool, a, b *lang.Block) []
 			names[v.Name] = true
 			order = append(order, v)
 		}
-		for _, s := range []*dporrt.State{ab, ba} {
+		for _, s := range []*interp.State{ab, ba} {
 			if p := s.Procs[k]; !p.Done && p.Point != nil {
 				for _, v := range p.Point.Live {
 					if !names[v.Name] {
@@ -302,7 +302,7 @@ func compareRows(st, ab, ba *dporrt.State, abOK, baOK bool, a, b *lang.Block) []
 		}
 		for _, v := range order {
 			v := v
-			add(v.Name+prime, format(v, p0.Locals[v.Index]), func(s *dporrt.State) string {
+			add(v.Name+prime, format(v, p0.Locals[v.Index]), func(s *interp.State) string {
 				p := s.Procs[k]
 				if p.Done || !slices.Contains(p.Point.Live, v) {
 					return "-"
@@ -310,7 +310,7 @@ func compareRows(st, ab, ba *dporrt.State, abOK, baOK bool, a, b *lang.Block) []
 				return format(v, p.Locals[v.Index])
 			})
 		}
-		add("next"+prime, "", func(s *dporrt.State) string {
+		add("next"+prime, "", func(s *interp.State) string {
 			p := s.Procs[k]
 			if p.Done {
 				return "end"
@@ -338,7 +338,7 @@ func compareRows(st, ab, ba *dporrt.State, abOK, baOK bool, a, b *lang.Block) []
 
 // spawned renders the processes created after the pair's two, as a sorted
 // multiset proc(live locals).
-func spawned(s *dporrt.State) string {
+func spawned(s *interp.State) string {
 	var out []string
 	for _, p := range s.Procs[2:] {
 		if p.Done {
@@ -354,7 +354,7 @@ func spawned(s *dporrt.State) string {
 	return "{" + strings.Join(out, ", ") + "}"
 }
 
-func violations(s *dporrt.State) string {
+func violations(s *interp.State) string {
 	var out []string
 	for _, v := range s.Violations {
 		out = append(out, fmt.Sprintf("%d:%d", v.Pos.Line, v.Pos.Col))
@@ -365,9 +365,9 @@ func violations(s *dporrt.State) string {
 
 // holdsAt reports whether constraint c (and the guard g, when not nil)
 // holds in the witness's start state, as a runtime evaluates it.
-func holdsAt(m *dporrt.Machine, a, b *lang.Block, store, la, lb []int64, funcs map[string]ic.Function, exprs ...*ic.Expr) bool {
+func holdsAt(m *interp.Machine, a, b *lang.Block, store, la, lb []int64, funcs map[string]ic.Function, exprs ...*ic.Expr) bool {
 	st := m.PairState(store, a, la, b, lb)
-	env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
+	env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
 	for _, e := range exprs {
 		if e == nil {
 			continue

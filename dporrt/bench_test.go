@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // Benchmarks of the interpreter's hot paths, as explorers use them:
@@ -47,18 +48,18 @@ proc w(int id) { await(turn == id); turn = turn + 1; }
 init { int k; while (k < P) { spawn w(k); k = k + 1; } }
 `
 
-func benchMachine(b *testing.B, src string, set map[string]int64) *Machine {
+func benchMachine(b *testing.B, src string, set map[string]int64) *interp.Machine {
 	b.Helper()
-	m, err := New(testprog.Source(b, src), set)
+	m, err := interp.New(testprog.Source(b, src), set)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return m
 }
 
-func fibMachine(b *testing.B, n int64) *Machine {
+func fibMachine(b *testing.B, n int64) *interp.Machine {
 	b.Helper()
-	m, err := New(testprog.File(b, "../testdata/fib.blk"), map[string]int64{"N": n})
+	m, err := interp.New(testprog.File(b, "../testdata/fib.blk"), map[string]int64{"N": n})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func fibMachine(b *testing.B, n int64) *Machine {
 
 // runFirst runs one complete execution with the First policy, reusing ev
 // and buf, and returns the number of events.
-func runFirst(b *testing.B, m *Machine, ev *Event, buf []int) int {
+func runFirst(b *testing.B, m *interp.Machine, ev *interp.Event, buf []int) int {
 	st, err := m.Initial()
 	if err != nil {
 		b.Fatal(err)
@@ -91,15 +92,15 @@ func runFirst(b *testing.B, m *Machine, ev *Event, buf []int) int {
 func BenchmarkStep(b *testing.B) {
 	cases := []struct {
 		name string
-		m    func(b *testing.B) *Machine
+		m    func(b *testing.B) *interp.Machine
 	}{
-		{"fib10", func(b *testing.B) *Machine { return fibMachine(b, 10) }},
-		{"arith", func(b *testing.B) *Machine { return benchMachine(b, arithSrc, nil) }},
+		{"fib10", func(b *testing.B) *interp.Machine { return fibMachine(b, 10) }},
+		{"arith", func(b *testing.B) *interp.Machine { return benchMachine(b, arithSrc, nil) }},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			m := c.m(b)
-			var ev Event
+			var ev interp.Event
 			buf := make([]int, 0, 64)
 			events := 0
 			for b.Loop() {
@@ -113,7 +114,7 @@ func BenchmarkStep(b *testing.B) {
 
 // dfsBench explores all interleavings with Mark/Undo, one Event per depth,
 // and returns the number of events executed.
-func dfsBench(b *testing.B, st *State, depth int, evs []Event, bufs [][]int) int {
+func dfsBench(b *testing.B, st *interp.State, depth int, evs []interp.Event, bufs [][]int) int {
 	en := st.EnabledProcs(bufs[depth][:0])
 	bufs[depth] = en
 	n := 0
@@ -137,7 +138,7 @@ func BenchmarkStepUndo(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	evs := make([]Event, 16)
+	evs := make([]interp.Event, 16)
 	bufs := make([][]int, 16)
 	events := 0
 	for b.Loop() {
@@ -150,7 +151,7 @@ func BenchmarkStepUndo(b *testing.B) {
 // midFib returns a fib(10) state after 150 events of the First policy
 // (oldest process first, so the spawn tree grows breadth-first): 232
 // processes, 82 of them live.
-func midFib(b *testing.B) *State {
+func midFib(b *testing.B) *interp.State {
 	m := fibMachine(b, 10)
 	st, err := m.Initial()
 	if err != nil {
@@ -175,7 +176,7 @@ func BenchmarkClone(b *testing.B) {
 // explorers' state checks and snapshots reuse dropped ones.
 func BenchmarkCloneInto(b *testing.B) {
 	st := midFib(b)
-	var c *State
+	var c *interp.State
 	for b.Loop() {
 		c = st.CloneInto(c)
 	}
@@ -233,7 +234,7 @@ func BenchmarkForkBomb(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("run/%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if out := m.Run(Random(1), n); len(out.Events) != n {
+				if out := m.Run(interp.Random(1), n); len(out.Events) != n {
 					b.Fatalf("%d events", len(out.Events))
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -19,9 +20,9 @@ type icIndex struct {
 	pairs      map[[2]*lang.Block]pairRef
 	w          map[*lang.Block]map[string]bool
 	funcs      map[string]ic.Function
-	guardReads map[*ic.Pair][]string // see guardGlobals
-	readLocs   map[*ic.Pair][]Loc    // see constraintLocs
-	unguarded  bool                  // Options.AssumeNoOverflow
+	guardReads map[*ic.Pair][]string     // see guardGlobals
+	readLocs   map[*ic.Pair][]interp.Loc // see constraintLocs
+	unguarded  bool                      // Options.AssumeNoOverflow
 	// invGlobals are the globals the program's invariants read: U⇒ asks
 	// of them what it asks of a constraint's (see pairCheck).
 	invGlobals []string
@@ -39,7 +40,7 @@ func newICIndex(p *lang.Program, f *ic.File) (*icIndex, error) {
 		return nil, fmt.Errorf("the IC file was made for another program (hash %.12s, the program's is %.12s)", f.Hash, p.Hash)
 	}
 	x := &icIndex{pairs: map[[2]*lang.Block]pairRef{}, w: map[*lang.Block]map[string]bool{}, funcs: map[string]ic.Function{},
-		guardReads: map[*ic.Pair][]string{}, readLocs: map[*ic.Pair][]Loc{}}
+		guardReads: map[*ic.Pair][]string{}, readLocs: map[*ic.Pair][]interp.Loc{}}
 	for _, b := range f.Blocks {
 		if bl := p.Block(b.ID); bl != nil {
 			x.w[bl] = map[string]bool{}
@@ -87,12 +88,12 @@ type icCheck struct{}
 // (see guardGlobals). Constraints are proven under the program's
 // invariants: none holds where an invariant does not, and U⇒ asks of the
 // invariants' globals too (see invGlobals).
-func (x *explorer) icHolds(aPID PID, aBlock *lang.Block, bPID PID, bBlock *lang.Block) (holds, uniform bool) {
+func (x *explorer) icHolds(aPID interp.PID, aBlock *lang.Block, bPID interp.PID, bBlock *lang.Block) (holds, uniform bool) {
 	return x.pairCheck(x.ics.pair(aBlock, bBlock), aPID, bPID)
 }
 
 // pairCheck is icHolds for the pair pr of the IC file.
-func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
+func (x *explorer) pairCheck(pr pairRef, aPID, bPID interp.PID) (holds, uniform bool) {
 	if pr.pr == nil || len(pr.pr.Constraints) == 0 {
 		return false, false
 	}
@@ -100,7 +101,7 @@ func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
 	if ai < 0 || bi < 0 {
 		return false, false
 	}
-	env := &ICEnv{S: x.st, First: x.st.Procs[ai], Second: x.st.Procs[bi], Funcs: x.ics.funcs}
+	env := &interp.ICEnv{S: x.st, First: x.st.Procs[ai], Second: x.st.Procs[bi], Funcs: x.ics.funcs}
 	if pr.swapped { // the file stores the pair as (bBlock, aBlock)
 		env.First, env.Second = env.Second, env.First
 	}
@@ -116,13 +117,13 @@ func (x *explorer) pairCheck(pr pairRef, aPID, bPID PID) (holds, uniform bool) {
 	// touched: a global of the constraint, of the overflow guard or of an
 	// invariant is in W of a block another enabled process stands at, in
 	// the state the check runs in (a detour's). The blocks are looked at,
-	// not every process (see State.anyEnabled).
+	// not every process (see State.AnyEnabled).
 	guarded, invs := x.ics.uniformGuard(pr.pr), x.ics.invGlobals
 	touched := func(globals []string) bool {
 		if len(globals) == 0 && len(guarded) == 0 && len(invs) == 0 {
 			return false
 		}
-		return x.st.anyEnabled(func(b *lang.Block) bool {
+		return x.st.AnyEnabled(func(b *lang.Block) bool {
 			w := x.ics.w[b]
 			for _, gs := range [3][]string{globals, guarded, invs} {
 				for _, g := range gs {
@@ -326,11 +327,11 @@ func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
 // those of an array indexed otherwise or passed whole (see staticLocs: one
 // for an array whose cells are not told apart, so the cost does not grow
 // with the array). Computed once per pair.
-func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
+func (x *explorer) constraintLocs(pr *ic.Pair) []interp.Loc {
 	if r, ok := x.ics.readLocs[pr]; ok {
 		return r
 	}
-	var r []Loc
+	var r []interp.Loc
 	read := func(e *ic.Expr) {
 		if e.Op != "global" && e.Op != "select" {
 			return
@@ -345,7 +346,7 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []Loc {
 			return
 		}
 		if at := e.Args; e.Op == "select" && at[0].Op == "int" && *at[0].Value >= 0 && *at[0].Value < int64(n) {
-			r = append(r, x.key(first+Loc(*at[0].Value)))
+			r = append(r, x.key(first+interp.Loc(*at[0].Value)))
 			return
 		}
 		r = append(r, x.staticLocs([]*lang.Var{v})...)
@@ -381,8 +382,8 @@ func (x *explorer) uniformAt(i int, a, b *event) bool {
 
 // localsHold reports whether a constraint of pr that reads no global holds,
 // with pr's overflow guard, in a localsEnv of the two processes.
-func (x *explorer) localsHold(pr *ic.Pair, first, second *Process) bool {
-	env := localsEnv{ICEnv{S: x.st, First: first, Second: second, Funcs: x.ics.funcs}}
+func (x *explorer) localsHold(pr *ic.Pair, first, second *interp.Process) bool {
+	env := localsEnv{interp.ICEnv{S: x.st, First: first, Second: second, Funcs: x.ics.funcs}}
 	if pr.NoOverflow != nil {
 		if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
 			return false
@@ -429,7 +430,7 @@ func (x *icIndex) guardGlobals(pr *ic.Pair) []string {
 
 // preProcess is ev's process with the locals it had before ev: recorded
 // when ev ran, or the current ones for a virtual event (never executed).
-func (x *explorer) preProcess(ev *event) *Process {
+func (x *explorer) preProcess(ev *event) *interp.Process {
 	pi := x.procIndex(ev.pid)
 	if pi < 0 {
 		return nil
@@ -441,12 +442,12 @@ func (x *explorer) preProcess(ev *event) *Process {
 	if ev.pre == nil && len(p.Proc.Locals) > 0 {
 		return nil
 	}
-	return &Process{ID: p.ID, Proc: p.Proc, Locals: ev.pre}
+	return &interp.Process{ID: p.ID, Proc: p.Proc, Locals: ev.pre}
 }
 
 // localsEnv is an ICEnv without globals and functions: a constraint that
 // reads one does not hold in it.
-type localsEnv struct{ ICEnv }
+type localsEnv struct{ interp.ICEnv }
 
 func (localsEnv) Global(string) (int64, bool)             { return 0, false }
 func (localsEnv) Element(string, int64) (int64, bool)     { return 0, false }
@@ -454,7 +455,7 @@ func (localsEnv) Apply(string, []*ic.Expr) (int64, error) { return 0, ic.ErrUnav
 
 // steps runs the next events of the processes pids in order; false when
 // one of them does not exist or is not enabled where it should run.
-func (x *explorer) steps(pids []PID) ([]*event, bool) {
+func (x *explorer) steps(pids []interp.PID) ([]*event, bool) {
 	var evs []*event
 	for _, pid := range pids {
 		if p := x.procIndex(pid); p < 0 || !x.st.Enabled(p) {
@@ -506,7 +507,7 @@ func (x *explorer) staticEvent(ev *event) *event {
 // wherever it runs: its sets, or ev.sets where its own are fewer (a
 // blocked process's virtual event, which reads only its guard's, and a
 // failed compare-and-swap).
-func staticSetsOf(ev *event) (r, w []Loc) {
+func staticSetsOf(ev *event) (r, w []interp.Loc) {
 	if ev.sets != nil {
 		return ev.sets[0], ev.sets[1]
 	}
@@ -514,7 +515,7 @@ func staticSetsOf(ev *event) (r, w []Loc) {
 }
 
 // writesOf is the write set of staticSetsOf.
-func writesOf(ev *event) []Loc {
+func writesOf(ev *event) []interp.Loc {
 	_, w := staticSetsOf(ev)
 	return w
 }
@@ -522,7 +523,7 @@ func writesOf(ev *event) []Loc {
 // uniformSleepers returns the single processes asleep at f that stay asleep
 // after p runs because their independence with p holds uniformly in the
 // current state (Alg. 1, line 17).
-func (x *explorer) uniformSleepers(f *level, pid PID) []sleeper {
+func (x *explorer) uniformSleepers(f *level, pid interp.PID) []sleeper {
 	if x.ics == nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package dporrt
 import (
 	"slices"
 
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -21,29 +22,41 @@ import (
 
 // maxCellList bounds the arrays whose every cell a set lists where an event
 // may touch any cell: a larger array stands there as one location,
-// wholeLoc, which meets every cell of the array (see explorer.intersect).
+// WholeLoc, which meets every cell of the array (see explorer.intersect).
 // Sets then cost in proportion to the cells events touch, whatever the
 // arrays' sizes, and no array is taken whole for its size.
 const maxCellList = 64
 
-// wholeLoc is the location that stands in a set for every cell of the
-// array of index g, an array of more than maxCellList cells whose cells
-// are told apart. It is negative, so a sorted set lists such locations
-// first, and is not a location of the store.
-func wholeLoc(g int) Loc { return Loc(-1 - g) }
-
-// wholeGlobal is the index of the array wholeLoc stands for.
-func wholeGlobal(l Loc) int { return int(-1 - l) }
+// splitArrays returns the arrays (by lang.Var.Index) whose cells the
+// dependency tells apart: for the static one those some block indexes at
+// fixed indices only (lang.CellAccess), for the locals one every array.
+// Any other array is one location, its first.
+func splitArrays(prog *lang.Program, dep DepMode) []bool {
+	out := make([]bool, len(prog.Globals))
+	if dep == Locals {
+		for _, g := range prog.Globals {
+			out[g.Index] = g.Type == lang.IntArray
+		}
+		return out
+	}
+	for _, b := range prog.Blocks {
+		for _, c := range b.Cells {
+			out[c.Array.Index] = true
+		}
+	}
+	return out
+}
 
 // key is the location that stands for cell l in the static sets: l, for a
 // scalar or an array whose cells are told apart, else the array's first
 // location.
-func (x *explorer) key(l Loc) Loc {
-	g := x.m.global(l)
+func (x *explorer) key(l interp.Loc) interp.Loc {
+	g := x.m.GlobalOf(l)
 	if x.split(g) {
 		return l
 	}
-	return Loc(x.m.offset[g])
+	first, _ := x.m.GlobalLocs(x.m.Prog.Globals[g])
+	return first
 }
 
 // split reports whether the dependency tells apart the cells of the
@@ -51,9 +64,9 @@ func (x *explorer) key(l Loc) Loc {
 func (x *explorer) split(g int) bool { return x.cells != nil && x.cells[g] }
 
 // staticLocs returns the static locations of the globals of vs, sorted: a
-// scalar's location, every location of each array (see wholeLocs).
-func (x *explorer) staticLocs(vs []*lang.Var) []Loc {
-	var out []Loc
+// scalar's location, every location of each array (see WholeLocs).
+func (x *explorer) staticLocs(vs []*lang.Var) []interp.Loc {
+	var out []interp.Loc
 	for _, v := range vs {
 		if v.Kind != lang.Global {
 			continue
@@ -66,10 +79,10 @@ func (x *explorer) staticLocs(vs []*lang.Var) []Loc {
 
 // wholeLocs appends to out the locations that stand for every cell of the
 // global of index g: a scalar's location; for an array whose cells are
-// told apart, its cells, or wholeLoc past maxCellList cells; the first
+// told apart, its cells, or WholeLoc past maxCellList cells; the first
 // location of any other array.
-func (x *explorer) wholeLocs(out []Loc, g int) []Loc {
-	first, n := Loc(x.m.offset[g]), x.m.size[g]
+func (x *explorer) wholeLocs(out []interp.Loc, g int) []interp.Loc {
+	first, n := x.m.GlobalLocs(x.m.Prog.Globals[g])
 	limit := maxCellList
 	if x.opts.cellList > 0 {
 		limit = x.opts.cellList
@@ -78,10 +91,10 @@ func (x *explorer) wholeLocs(out []Loc, g int) []Loc {
 	case !x.split(g):
 		n = 1
 	case n > limit:
-		return append(out, wholeLoc(g))
+		return append(out, interp.WholeLoc(g))
 	}
 	for c := range n {
-		out = append(out, first+Loc(c))
+		out = append(out, first+interp.Loc(c))
 	}
 	return out
 }
@@ -93,14 +106,13 @@ func (x *explorer) wholeLocs(out []Loc, g int) []Loc {
 // is out of bounds leaves the array whole. The sets are shared (the
 // block's, or those of the block's events at the same cells, kept in
 // cellCache): callers must not change them.
-func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []Loc) {
+func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []interp.Loc) {
 	s := x.blockSets(b)
 	if len(b.Cells) == 0 {
 		return s[0], s[1]
 	}
 	// The cells of each split array's reads then writes, or a -1 for an
 	// array left whole: the key of the sets.
-	fr := &frame{locals: locals}
 	key := x.cellKey[:0]
 	for _, c := range b.Cells {
 		if !x.split(c.Array.Index) {
@@ -108,8 +120,8 @@ func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []Loc
 		}
 		mark := len(key)
 		var ok, ok2 bool
-		key, ok = x.cellsAt(c.Array, c.Reads, fr, key)
-		key, ok2 = x.cellsAt(c.Array, c.Writes, fr, key)
+		key, ok = x.cellsAt(c.Array, c.Reads, locals, key)
+		key, ok2 = x.cellsAt(c.Array, c.Writes, locals, key)
 		if !ok || !ok2 {
 			key = append(key[:mark], -1)
 		}
@@ -120,7 +132,7 @@ func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []Loc
 	}
 	h := uint64(b.Index)
 	for _, l := range key {
-		h = mix(h ^ uint64(uint32(l)))
+		h = interp.Mix(h ^ uint64(uint32(l)))
 	}
 	for _, e := range x.cellCache[h] {
 		if e.block == b && slices.Equal(e.key, key) {
@@ -153,34 +165,33 @@ func (x *explorer) eventSets(b *lang.Block, locals []int64) (reads, writes []Loc
 // indices name the cells key (see eventSets).
 type cellSets struct {
 	block         *lang.Block
-	key           []Loc
-	reads, writes []Loc
+	key           []interp.Loc
+	reads, writes []interp.Loc
 }
 
 // cellsAt appends to out the cells of array g at the indices idx, with the
-// locals of fr; ok is false when an index fails or is out of bounds (out
+// locals given; ok is false when an index fails or is out of bounds (out
 // then holds some of them).
-func (x *explorer) cellsAt(g *lang.Var, idx []lang.Expr, fr *frame, out []Loc) (_ []Loc, ok bool) {
-	s := &x.cellEval
+func (x *explorer) cellsAt(g *lang.Var, idx []lang.Expr, locals []int64, out []interp.Loc) (_ []interp.Loc, ok bool) {
 	first, n := x.m.GlobalLocs(g)
 	for _, e := range idx {
-		i := s.eval(e, fr)
-		if s.err != nil || i < 0 || i >= int64(n) {
-			s.err = nil
+		i, ok := x.cellEval.Eval(e, locals)
+		if !ok || i < 0 || i >= int64(n) {
 			return out, false
 		}
-		out = append(out, first+Loc(i))
+		out = append(out, first+interp.Loc(i))
 	}
 	return out, true
 }
 
 // withCells returns the sorted set locs with the locations of the array of
-// index g (its cells, or its wholeLoc) replaced by cells, in a new slice.
-func (x *explorer) withCells(locs []Loc, g int, cells []Loc) []Loc {
-	first, n := Loc(x.m.offset[g]), Loc(x.m.size[g])
-	out := make([]Loc, 0, len(locs)+len(cells))
+// index g (its cells, or its WholeLoc) replaced by cells, in a new slice.
+func (x *explorer) withCells(locs []interp.Loc, g int, cells []interp.Loc) []interp.Loc {
+	first, size := x.m.GlobalLocs(x.m.Prog.Globals[g])
+	n := interp.Loc(size)
+	out := make([]interp.Loc, 0, len(locs)+len(cells))
 	for _, l := range locs {
-		if l != wholeLoc(g) && (l < first || l >= first+n) {
+		if l != interp.WholeLoc(g) && (l < first || l >= first+n) {
 			out = append(out, l)
 		}
 	}

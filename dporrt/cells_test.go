@@ -9,6 +9,7 @@ import (
 	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -35,7 +36,7 @@ func TestSetsCover(t *testing.T) {
 	for _, dep := range []DepMode{Static, Locals} {
 		refined, finer := 0, 0
 		for k, p := range progs {
-			m, err := New(p, nil)
+			m, err := interp.New(p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +59,7 @@ func TestSetsCover(t *testing.T) {
 // checkSets walks interleavings of m (up to bound events) and checks each
 // event's sets under dependency dep; it returns how many were finer than
 // their block's, and (dynamic) than their static sets.
-func checkSets(t *testing.T, name string, m *Machine, dep DepMode, bound int) (refined, finer int) {
+func checkSets(t *testing.T, name string, m *interp.Machine, dep DepMode, bound int) (refined, finer int) {
 	t.Helper()
 	x := newExplorer(m, Options{Algo: DFS, Dep: dep})
 	st, rerr := m.Initial()
@@ -68,12 +69,12 @@ func checkSets(t *testing.T, name string, m *Machine, dep DepMode, bound int) (r
 	x.st = st
 	steps := 0
 	// within: every location of a is in b, or a cell of an array whose
-	// wholeLoc b has.
-	within := func(a, b []Loc) bool {
-		return !slices.ContainsFunc(a, func(l Loc) bool {
+	// WholeLoc b has.
+	within := func(a, b []interp.Loc) bool {
+		return !slices.ContainsFunc(a, func(l interp.Loc) bool {
 			_, ok := slices.BinarySearch(b, l)
 			if !ok && l >= 0 {
-				_, ok = slices.BinarySearch(b, wholeLoc(m.global(l)))
+				_, ok = slices.BinarySearch(b, interp.WholeLoc(m.GlobalOf(l)))
 			}
 			return !ok
 		})
@@ -89,14 +90,14 @@ func checkSets(t *testing.T, name string, m *Machine, dep DepMode, bound int) (r
 			ev, _ := x.step(p.ID, true)
 			for _, set := range []struct {
 				what       string
-				did, sets  []Loc
-				blockWhole []Loc
+				did, sets  []interp.Loc
+				blockWhole []interp.Loc
 			}{
 				{"read", x.scratch.Reads, ev.reads, x.blockSets(ev.block)[0]},
 				{"wrote", x.scratch.Writes, ev.writes, x.blockSets(ev.block)[1]},
 			} {
 				for _, l := range set.did {
-					if !within([]Loc{x.key(l)}, set.sets) {
+					if !within([]interp.Loc{x.key(l)}, set.sets) {
 						t.Fatalf("%s: block %s %s %s, not in its %s sets %v", name, ev.block.ID, set.what, m.LocName(l), dep, set.sets)
 					}
 				}
@@ -124,18 +125,18 @@ func checkSets(t *testing.T, name string, m *Machine, dep DepMode, bound int) (r
 	return refined, finer
 }
 
-// TestWholeLocExact checks that a whole array standing as its wholeLoc is
+// TestWholeLocExact checks that a whole array standing as its WholeLoc is
 // the same dependency as the list of its cells: every algorithm, under
 // both dependencies, explores exactly the same with every array of more
-// than one cell taken by its wholeLoc (Options.cellList = 1) as with the
+// than one cell taken by its WholeLoc (Options.cellList = 1) as with the
 // cells listed, on the example programs with arrays and on generated ones.
 func TestWholeLocExact(t *testing.T) {
 	t.Parallel()
-	var progs []*Machine
+	var progs []*interp.Machine
 	var names []string
 	for f, params := range map[string]map[string]int64{"../testdata/arrays.blk": nil, "../testdata/bench/ps.blk": {"N": 3},
 		"../testdata/bench/lastzero.blk": {"N": 3}, "../testdata/bench/indexer.blk": {"N": 12, "SIZE": 16}} {
-		m, err := New(testprog.File(t, f), params)
+		m, err := interp.New(testprog.File(t, f), params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +146,7 @@ func TestWholeLocExact(t *testing.T) {
 	for seed := first; seed <= last; seed++ {
 		o := randomOptions[seed%uint64(len(randomOptions))]
 		o.Arrays = true
-		m, err := New(testprog.Source(t, progen.Generate(seed, o)), nil)
+		m, err := interp.New(testprog.Source(t, progen.Generate(seed, o)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +166,7 @@ func TestWholeLocExact(t *testing.T) {
 					t.Fatal(err)
 				}
 				if a.Stats.Traces != b.Stats.Traces || a.Blocked != b.Blocked || a.States != b.States || a.Covered != b.Covered || a.FinalCount != b.FinalCount || len(a.Findings) != len(b.Findings) {
-					t.Errorf("%s: %s (%s dependency): %+v with the cells listed, %+v by wholeLoc", names[k], info.Name, dep, a.Stats, b.Stats)
+					t.Errorf("%s: %s (%s dependency): %+v with the cells listed, %+v by WholeLoc", names[k], info.Name, dep, a.Stats, b.Stats)
 				}
 			}
 		}
@@ -190,7 +191,7 @@ func TestLocalsNotCoarser(t *testing.T) {
 		"lw.blk": {"N": 3}, "ms.blk": {"N": 2}, "pi.blk": {"N": 2}, "ps.blk": {"N": 3}, "qs.blk": {"N": 3},
 		"reg.blk": {"N": 2}, "abs.blk": {"N": 2}, "lastzero.blk": {"N": 3}, "indexer.blk": {"N": 3, "SIZE": 16}}
 	for _, file := range files {
-		m, err := New(testprog.File(t, file), small[filepath.Base(file)])
+		m, err := interp.New(testprog.File(t, file), small[filepath.Base(file)])
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/interp"
 )
 
 // commuteProgram generates a small program whose blocks mostly commute:
@@ -109,7 +110,7 @@ func TestDifferentialCommuting(t *testing.T) {
 	first, last := testsize.Seeds(30, 100)
 	for seed := first; seed <= last; seed++ {
 		src := commuteProgram(seed)
-		m, err := New(testprog.Source(t, src), nil)
+		m, err := interp.New(testprog.Source(t, src), nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}

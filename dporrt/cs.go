@@ -2,6 +2,8 @@ package dporrt
 
 import (
 	"slices"
+
+	"github.com/icgen/icgen/interp"
 )
 
 // This file holds the context-sensitive check (CAV'17; ISSTA'19 Sec. 3.1):
@@ -37,9 +39,9 @@ func (x *explorer) stateCover(i, k int) []*event {
 }
 
 // reversed is stateCover's work on the snapshot of s[E'].
-func (x *explorer) reversed(i int, e, n *event, u []PID) []*event {
+func (x *explorer) reversed(i int, e, n *event, u []interp.PID) []*event {
 	mark := x.st.Mark()
-	for _, pid := range append(append([]PID{e.pid}, u...), n.pid) {
+	for _, pid := range append(append([]interp.PID{e.pid}, u...), n.pid) {
 		if ev, _ := x.step(pid, false); ev.err != nil {
 			return nil
 		}
@@ -67,7 +69,7 @@ func (x *explorer) reversed(i int, e, n *event, u []PID) []*event {
 
 // between returns û for the race of seq[i] with seq[k]: the processes of
 // the events between them that happen before seq[k], in order.
-func (x *explorer) between(i, k int) []PID { return x.pidsAt(x.before(i, k)) }
+func (x *explorer) between(i, k int) []interp.PID { return x.pidsAt(x.before(i, k)) }
 
 // before returns the positions of the events between seq[i] and seq[k]
 // that happen before seq[k], in order.
@@ -131,7 +133,7 @@ func (x *explorer) forceSkipped(f *level) {
 // coveredOnly reports whether process pid is covered at f and not asleep
 // there otherwise: a sequence starting with it is not explored, but no
 // explored sequence is equivalent to it.
-func (x *explorer) coveredOnly(f *level, pid PID) bool {
+func (x *explorer) coveredOnly(f *level, pid interp.PID) bool {
 	covered := false
 	for _, sl := range f.sleep {
 		if len(sl.seq) != 1 || sl.seq[0].pid != pid {

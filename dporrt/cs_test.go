@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // TestCSDPORFig1 checks csdpor's tree on the CDPOR paper's Fig. 1 (from
@@ -13,7 +14,7 @@ import (
 // end: 2 complete sequences, p.q.r and q.r.p, as in the paper's Example 2.
 // After r, p and q are covered.
 func TestCSDPORFig1(t *testing.T) {
-	m, err := New(testprog.File(t, "../testdata/fig1.blk"), nil)
+	m, err := interp.New(testprog.File(t, "../testdata/fig1.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestCSDPORCommuting(t *testing.T) {
 	}{
 		{"fib", 4, 5}, {"pi", 5, 5}, {"ms", 5, 5}, {"qs", 5, 5}, {"reg", 4, 4},
 	} {
-		m, err := New(testprog.File(t, "../testdata/bench/"+tc.file+".blk"), map[string]int64{"N": tc.n})
+		m, err := interp.New(testprog.File(t, "../testdata/bench/"+tc.file+".blk"), map[string]int64{"N": tc.n})
 		if err != nil {
 			t.Fatal(err)
 		}

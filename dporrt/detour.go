@@ -2,6 +2,8 @@ package dporrt
 
 import (
 	"slices"
+
+	"github.com/icgen/icgen/interp"
 )
 
 // This file holds the detours of the race checks: running from the state
@@ -28,7 +30,7 @@ func (x *explorer) detour(i int, prefix bool, f func()) {
 	if lv.snap == nil {
 		suffix = slices.Clone(x.seq[i:])
 		x.st.Undo(x.seq[i].mark)
-		size := x.st.size()
+		size := x.st.Size()
 		if x.snapBytes+x.freeBytes+size > x.snapLimit {
 			x.freeSnaps, x.freeBytes = nil, 0 // the bound counts them
 		}
@@ -81,12 +83,12 @@ const maxFreeSnaps = 4
 
 // freeSnap is a dropped snapshot and the bytes it was counted for.
 type freeSnap struct {
-	st   *State
+	st   *interp.State
 	size int
 }
 
 // reuseSnap returns a dropped snapshot to clone into, or nil.
-func (x *explorer) reuseSnap() *State {
+func (x *explorer) reuseSnap() *interp.State {
 	n := len(x.freeSnaps)
 	if n == 0 {
 		return nil

@@ -1,5 +1,7 @@
 package dporrt
 
+import "github.com/icgen/icgen/interp"
+
 // dfs explores every interleaving from the current level, depth: every
 // enabled process, in id order, at every state. It is the oracle the other
 // algorithms are checked against, and is kept that simple: no dependency,
@@ -57,7 +59,7 @@ func (x *explorer) arrive(depth int) (*level, bool) {
 
 // take runs the next event of process pid from level f, marks pid done
 // there and records the event's tree node (-1: none).
-func (x *explorer) take(f *level, pid PID) (ev *event, spawned []int, node int) {
+func (x *explorer) take(f *level, pid interp.PID) (ev *event, spawned []int, node int) {
 	ev, spawned = x.step(pid, true)
 	f.done.add(pid)
 	node = -1

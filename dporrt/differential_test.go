@@ -10,6 +10,7 @@ import (
 	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -20,7 +21,7 @@ import (
 // ics, when set, is given to the algorithms that use an IC file. It
 // returns false, checking nothing, when dfs does not finish within bound
 // events.
-func differential(t *testing.T, name string, m *Machine, bound int, ics *ic.File) bool {
+func differential(t *testing.T, name string, m *interp.Machine, bound int, ics *ic.File) bool {
 	t.Helper()
 	oracle, err := Explore(m, Options{Algo: DFS, MaxStates: bound})
 	if err != nil {
@@ -108,7 +109,7 @@ func TestDifferentialTestdata(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			t.Parallel()
-			m, err := New(testprog.File(t, file), small[filepath.Base(file)])
+			m, err := interp.New(testprog.File(t, file), small[filepath.Base(file)])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +133,7 @@ func TestDifferentialTestdata(t *testing.T) {
 // explores 2, p.q.r and q.r.p, as the paper's Example 2 has CSDPOR do (see
 // TestCSDPORFig1).
 func TestExample5(t *testing.T) {
-	m, err := New(testprog.File(t, "../testdata/fig1.blk"), nil)
+	m, err := interp.New(testprog.File(t, "../testdata/fig1.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestExample5(t *testing.T) {
 		}
 	}
 	// Example 4: from z = -1 the final z differs between orders: 2 final states.
-	m4, _ := New(testprog.File(t, "../testdata/fig1.blk"), map[string]int64{"z": -1})
+	m4, _ := interp.New(testprog.File(t, "../testdata/fig1.blk"), map[string]int64{"z": -1})
 	for _, info := range Algorithms {
 		algo := info.Name
 		if r, _ := Explore(m4, Options{Algo: algo}); len(r.Finals) != 2 {
@@ -197,7 +198,7 @@ func TestDifferentialRandom(t *testing.T) {
 				// on past a failing one (one program must not hide the rest
 				// of its shard); it stops after maxFailing of them.
 				failing := 0
-				check := func(name, what string, m *Machine, src string, count *int) bool {
+				check := func(name, what string, m *interp.Machine, src string, count *int) bool {
 					ok := t.Run(name, func(t *testing.T) {
 						if differential(t, what, m, 100000, nil) {
 							*count++
@@ -214,7 +215,7 @@ func TestDifferentialRandom(t *testing.T) {
 				for seed := first + uint64(w); seed <= last; seed += shards {
 					opts := randomOptions[seed%uint64(len(randomOptions))]
 					src := progen.Generate(seed, opts)
-					m, err := New(testprog.Source(t, src), nil)
+					m, err := interp.New(testprog.Source(t, src), nil)
 					if err != nil {
 						t.Fatalf("seed %d: %v\n%s", seed, err, src)
 					}
@@ -227,7 +228,7 @@ func TestDifferentialRandom(t *testing.T) {
 						if errs != nil {
 							continue // a use of a deleted local
 						}
-						m, err := New(p, nil)
+						m, err := interp.New(p, nil)
 						if err != nil {
 							continue // an init that fails
 						}

@@ -3,6 +3,8 @@ package dporrt
 import (
 	"slices"
 	"time"
+
+	"github.com/icgen/icgen/interp"
 )
 
 // This file holds the progress reports and their estimate of how much of
@@ -150,7 +152,7 @@ func (x *explorer) enabledCounts() []int {
 // for are enumerated from the enabledness history, except during a detour:
 // the state's process indices may then differ from the sequence's.
 func (x *explorer) pendingBack(f *level, k int) int {
-	left := func(p PID) bool { return !f.done.has(p) && !f.asleep(p) }
+	left := func(p interp.PID) bool { return !f.done.has(p) && !f.asleep(p) }
 	n := 0
 	for _, p := range f.back {
 		if left(p) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // independentProcs is a program of k processes of one block each that
@@ -110,7 +111,7 @@ func TestEstimateBounds(t *testing.T) {
 			sets = []map[string]int64{nil} // the declared values
 		}
 		for _, set := range sets {
-			m, err := New(testprog.File(t, file), set)
+			m, err := interp.New(testprog.File(t, file), set)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +121,7 @@ func TestEstimateBounds(t *testing.T) {
 }
 
 // estimateBounds is TestEstimateBounds on machine m, named prog.
-func estimateBounds(t *testing.T, prog string, m *Machine) {
+func estimateBounds(t *testing.T, prog string, m *interp.Machine) {
 	t.Helper()
 	for _, a := range Algorithms {
 		name := prog + " " + string(a.Name)

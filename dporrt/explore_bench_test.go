@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // BenchmarkExplore reports events per second of dfs, sdpor, csdpor, odpor,
@@ -12,7 +13,7 @@ import (
 // the reversed orders they run. cdpor needs an IC file; package synth
 // measures it.
 func BenchmarkExplore(b *testing.B) {
-	m, err := New(testprog.File(b, "../testdata/fib.blk"), map[string]int64{"N": 4})
+	m, err := interp.New(testprog.File(b, "../testdata/fib.blk"), map[string]int64{"N": 4})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func BenchmarkExplore(b *testing.B) {
 // (N = 4, whose blocks all index their arrays by their param), both runs
 // bounded to the same number of events.
 func BenchmarkExploreCells(b *testing.B) {
-	m, err := New(testprog.File(b, "../testdata/bench/dbp.blk"), map[string]int64{"N": 4})
+	m, err := interp.New(testprog.File(b, "../testdata/bench/dbp.blk"), map[string]int64{"N": 4})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func BenchmarkExploreCells(b *testing.B) {
 // abstractly from its locals once (localSets, then kept by block and
 // locals).
 func BenchmarkExploreDep(b *testing.B) {
-	m, err := New(testprog.File(b, "../testdata/bench/ps.blk"), map[string]int64{"N": 5})
+	m, err := interp.New(testprog.File(b, "../testdata/bench/ps.blk"), map[string]int64{"N": 5})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func BenchmarkExploreDep(b *testing.B) {
 
 // benchExplore explores m with opts b.N times, reports the time per event
 // and returns the events explored.
-func benchExplore(b *testing.B, m *Machine, opts Options) (states int) {
+func benchExplore(b *testing.B, m *interp.Machine, opts Options) (states int) {
 	for i := 0; i < b.N; i++ {
 		r, err := Explore(m, opts)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -119,9 +120,9 @@ type Stats struct {
 // position, whatever its operand values. Violation or Error is the first
 // occurrence found, and Schedule reaches it (icgen run --replay).
 type Finding struct {
-	Violation *Violation
-	Error     *RuntimeError
-	Schedule  Schedule
+	Violation *interp.Violation
+	Error     *interp.RuntimeError
+	Schedule  interp.Schedule
 	Count     int // the explored events that raised it, in every trace
 }
 
@@ -131,7 +132,7 @@ type Result struct {
 	// Finals are the distinct final states modulo process naming, in
 	// discovery order, as long as they fit in MaxFinalBytes; FinalCount
 	// counts them all (those not kept by their hash only).
-	Finals     []*State
+	Finals     []*interp.State
 	FinalCount int
 	Findings   []Finding // violations and runtime errors by site, in discovery order
 	Dep        DepMode   // the dependency used
@@ -221,15 +222,15 @@ func findingKey(f Finding) siteKey {
 // event is one executed event of the current sequence.
 type event struct {
 	proc   int // index in State.Procs
-	pid    PID
+	pid    interp.PID
 	block  *lang.Block
-	reads  []Loc
-	writes []Loc
-	spawn  []PID // ids of the processes it created
+	reads  []interp.Loc
+	writes []interp.Loc
+	spawn  []interp.PID // ids of the processes it created
 	mark   int
 	clock  vclock // per process index, the number of its events that happen-before (or are) this one
 	seq    int32  // position of this event among its process's events (1-based)
-	err    *RuntimeError
+	err    *interp.RuntimeError
 	// pre holds its process's locals before it ran (cdpor only).
 	pre []int64
 	// virtual marks the pending event of a process blocked at the end of a
@@ -246,8 +247,8 @@ type event struct {
 	// wrote are the locations it really wrote, when its sets are the
 	// static ones (with observers: what overwrites a value in the maximal
 	// sequence, see observe; not in a reordered one, see overwrites).
-	observed []Loc
-	wrote    []Loc
+	observed []interp.Loc
+	wrote    []interp.Loc
 	readFrom []observation // the writes it observes (with observers)
 	id       uint64        // unique in the exploration
 	// dropped: a race of an earlier event with this one was found
@@ -260,7 +261,7 @@ type event struct {
 	// where its own are fewer: a blocked process's virtual event, whose
 	// reads are only its guard's, and a compare-and-swap that failed (see
 	// restrictWrites and staticEvent).
-	sets *[2][]Loc
+	sets *[2][]interp.Loc
 }
 
 // enChange records that a process became enabled (on) or not at a level.
@@ -270,28 +271,28 @@ type enChange struct {
 }
 
 type explorer struct {
-	m          *Machine
+	m          *interp.Machine
 	opts       Options
-	st         *State
+	st         *interp.State
 	seq        []*event
 	levels     []*level
 	res        *Result
-	finals     map[uint64][]*State
+	finals     map[uint64][]*interp.State
 	finalBytes int
 	sites      map[siteKey]int // index in res.Findings
 	start      time.Time
 	stopped    bool
-	scratch    Event
-	info       Info        // the algorithm
-	raced      int         // the events before it had their races reversed (see detectRaces)
-	observing  bool        // dependent uses observers (see dependentObserved)
-	check      raceCheck   // what the algorithm does with a race besides reversing it (nil: nothing)
-	ics        *icIndex    // the IC file, when the check uses one
-	born       map[PID]int // per process id, the position of the event that created it (with ics)
-	spare      []*event    // the sequence of detours that need no prefix
-	want       *State      // scratch of sameRuns
-	freeSnaps  []freeSnap  // dropped snapshots, whose memory the next ones reuse (see dropSnap)
-	freeBytes  int         // their sizes
+	scratch    interp.Event
+	info       Info               // the algorithm
+	raced      int                // the events before it had their races reversed (see detectRaces)
+	observing  bool               // dependent uses observers (see dependentObserved)
+	check      raceCheck          // what the algorithm does with a race besides reversing it (nil: nothing)
+	ics        *icIndex           // the IC file, when the check uses one
+	born       map[interp.PID]int // per process id, the position of the event that created it (with ics)
+	spare      []*event           // the sequence of detours that need no prefix
+	want       *interp.State      // scratch of sameRuns
+	freeSnaps  []freeSnap         // dropped snapshots, whose memory the next ones reuse (see dropSnap)
+	freeBytes  int                // their sizes
 	// detouring is set while a detour runs on a level's snapshot.
 	detouring bool
 	// The processes enabled at the current end of the sequence, ordered by
@@ -307,12 +308,12 @@ type explorer struct {
 	blocked   []int // scratch of blockedRaces
 	touched   []int // scratch of blockedRaces
 	snapBytes int
-	static    map[*lang.Block][3][]Loc // blockSets, by block
-	guards    map[*lang.Block][]Loc    // guardLocs, by block
-	cellEval  State                    // evaluates fixed indices (see eventSets)
-	cellKey   []Loc                    // scratch of eventSets
-	cellCache map[uint64][]cellSets    // eventSets' sets, by block and cells
-	cells     []bool                   // the arrays whose cells the dependency tells apart, by lang.Var.Index (nil: none)
+	static    map[*lang.Block][3][]interp.Loc // blockSets, by block
+	guards    map[*lang.Block][]interp.Loc    // guardLocs, by block
+	cellEval  *interp.IndexEval               // evaluates fixed indices (see eventSets)
+	cellKey   []interp.Loc                    // scratch of eventSets
+	cellCache map[uint64][]cellSets           // eventSets' sets, by block and cells
+	cells     []bool                          // the arrays whose cells the dependency tells apart, by lang.Var.Index (nil: none)
 	// localCache holds localSets' sets, by a hash of block and locals.
 	localCache map[uint64][]localSetsEntry
 	maxDepth   int
@@ -328,22 +329,19 @@ type explorer struct {
 	events   uint64 // events stepped, for their ids
 }
 
-func newExplorer(m *Machine, opts Options) *explorer {
-	x := &explorer{m: m, opts: opts, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*State{}, sites: map[siteKey]int{}, born: map[PID]int{}, start: time.Now()}
+func newExplorer(m *interp.Machine, opts Options) *explorer {
+	x := &explorer{m: m, opts: opts, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*interp.State{}, sites: map[siteKey]int{}, born: map[interp.PID]int{}, start: time.Now()}
 	x.maxDepth = opts.MaxDepth
 	if x.maxDepth <= 0 {
 		x.maxDepth = DefaultMaxDepth
 	}
 	x.finalLimit, x.snapLimit = MaxFinalBytes, maxSnapBytes
-	switch {
-	case opts.WholeArrays:
-	case opts.Dep == Locals:
-		// An event's cells are those its locals decide (see localSets).
-		x.cells = m.arrays
-	default:
-		x.cells = m.cells
+	if !opts.WholeArrays {
+		// With the locals dependency an event's cells are those its
+		// locals decide (see localSets).
+		x.cells = splitArrays(m.Prog, opts.Dep)
 	}
-	x.cellEval.m = m
+	x.cellEval = m.IndexEval()
 	return x
 }
 
@@ -358,11 +356,11 @@ func newExplorer(m *Machine, opts Options) *explorer {
 // MiB); an event adds memory in proportion to its own work, not to the
 // number of processes nor to the store (a copy of a state shares its
 // store's pages: see State.Clone).
-func Explore(m *Machine, opts Options) (*Result, error) { return explore(m, opts, nil) }
+func Explore(m *interp.Machine, opts Options) (*Result, error) { return explore(m, opts, nil) }
 
 // explore is Explore; onLevel, when set, is called at every level the
 // exploration enters (tests check the explorer's incremental state there).
-func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*Result, error) {
+func explore(m *interp.Machine, opts Options, onLevel func(x *explorer, depth int)) (*Result, error) {
 	if opts.Algo == "" {
 		opts.Algo = SDPOR
 	}
@@ -401,10 +399,10 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 	}
 	for _, v := range st.Violations { // asserts or invariants that failed in init
 		v := v
-		x.finding(Finding{Violation: &v}, func() Schedule { return Schedule{} })
+		x.finding(Finding{Violation: &v}, func() interp.Schedule { return interp.Schedule{} })
 	}
 	if rerr != nil {
-		x.finding(Finding{Error: rerr}, func() Schedule { return Schedule{} })
+		x.finding(Finding{Error: rerr}, func() interp.Schedule { return interp.Schedule{} })
 		x.final()
 		return x.res, nil
 	}
@@ -413,7 +411,7 @@ func explore(m *Machine, opts Options, onLevel func(x *explorer, depth int)) (*R
 		x.setEnabled(i, true, 0)
 	}
 	x.levels = []*level{root}
-	root.node = x.treeNode(-1, Step{})
+	root.node = x.treeNode(-1, interp.Step{})
 	switch info.Loop {
 	case LoopDFS:
 		x.dfs(0)
@@ -474,7 +472,7 @@ func (x *explorer) enter(sleep []sleeper, ev *event, spawned []int) *level {
 		}
 	}
 	x.noteDnD(f.dnd)
-	x.affected = x.st.affected(ev.proc, spawned, ev.writes, x.affected[:0])
+	x.affected = x.st.Affected(ev.proc, spawned, ev.writes, x.affected[:0])
 	for _, i := range x.affected {
 		if on := x.st.Enabled(i); on != x.isEnabled(i) {
 			x.setEnabled(i, on, d)
@@ -534,14 +532,14 @@ func (x *explorer) cut(why string) {
 }
 
 // procIndex finds a process by id in the current state.
-func (x *explorer) procIndex(pid PID) int { return x.st.Find(pid) }
+func (x *explorer) procIndex(pid interp.PID) int { return x.st.Find(pid) }
 
 // step executes the next block of process pid and appends the event;
 // record counts it as a state and records its findings (replays do not).
 // It also returns the indices of the processes the event spawned (valid
 // until the next step). The event's vector clock is computed when its
 // races are (see races).
-func (x *explorer) step(pid PID, record bool) (*event, []int) {
+func (x *explorer) step(pid interp.PID, record bool) (*event, []int) {
 	i := x.procIndex(pid)
 	reads, writes := x.sets(x.st.Procs[i])
 	mark := x.st.Mark()
@@ -592,7 +590,7 @@ func (x *explorer) step(pid PID, record bool) (*event, []int) {
 // what its block can touch with p's locals (see localSets). Either depends
 // on the block and p's locals alone, not on the globals. They are shared:
 // callers must not change them.
-func (x *explorer) sets(p *Process) (reads, writes []Loc) {
+func (x *explorer) sets(p *interp.Process) (reads, writes []interp.Loc) {
 	if x.opts.Dep == Locals {
 		return x.localSets(p.Point.Block, p.Locals)
 	}
@@ -617,23 +615,23 @@ func (x *explorer) sets(p *Process) (reads, writes []Loc) {
 // of L's order in one trace are not those of another
 // (dporrt/testdata/regress/sdpor-dynamic.blk: p0's write lands on the cell
 // p3 writes only before p2 sets g1).
-func (x *explorer) restrictWrites(ev *event, wrote []Loc) {
+func (x *explorer) restrictWrites(ev *event, wrote []interp.Loc) {
 	if !compareAndSwap(ev.reads, ev.writes) {
 		return
 	}
 	l := ev.reads[0]
 	at, _ := slices.BinarySearch(ev.writes, l)
-	if slices.ContainsFunc(wrote, func(c Loc) bool { return x.key(c) == l }) {
+	if slices.ContainsFunc(wrote, func(c interp.Loc) bool { return x.key(c) == l }) {
 		return
 	}
-	ev.sets = &[2][]Loc{ev.reads, ev.writes}
+	ev.sets = &[2][]interp.Loc{ev.reads, ev.writes}
 	ev.writes = slices.Delete(slices.Clone(ev.writes), at, at+1)
 }
 
 // compareAndSwap reports whether sets that read reads and write writes are
 // those of a compare-and-swap: they read one location, which they may
 // write (see restrictWrites).
-func compareAndSwap(reads, writes []Loc) bool {
+func compareAndSwap(reads, writes []interp.Loc) bool {
 	if len(reads) != 1 || reads[0] < 0 {
 		return false
 	}
@@ -648,31 +646,31 @@ func compareAndSwap(reads, writes []Loc) bool {
 // intersect exactly when the globals do. They are computed once per block
 // and shared: callers must not change them. An event's own sets may name
 // fewer cells (see eventSets).
-func (x *explorer) staticSets(b *lang.Block) (reads, writes []Loc) {
+func (x *explorer) staticSets(b *lang.Block) (reads, writes []interp.Loc) {
 	s := x.blockSets(b)
 	return s[0], s[1]
 }
 
 // mustWrites returns the locations of the scalar globals block b writes in
 // every run that raises no runtime error (lang.Block.MustWrite), sorted.
-func (x *explorer) mustWrites(b *lang.Block) []Loc { return x.blockSets(b)[2] }
+func (x *explorer) mustWrites(b *lang.Block) []interp.Loc { return x.blockSets(b)[2] }
 
 // blockSets computes, once per block, its static reads, writes and must
 // writes (see staticSets and mustWrites).
-func (x *explorer) blockSets(b *lang.Block) [3][]Loc {
+func (x *explorer) blockSets(b *lang.Block) [3][]interp.Loc {
 	if s, ok := x.static[b]; ok {
 		return s
 	}
 	if x.static == nil {
-		x.static = map[*lang.Block][3][]Loc{}
+		x.static = map[*lang.Block][3][]interp.Loc{}
 	}
-	s := [3][]Loc{x.staticLocs(b.Reads), x.staticLocs(b.Writes), x.staticLocs(b.MustWrite)}
+	s := [3][]interp.Loc{x.staticLocs(b.Reads), x.staticLocs(b.Writes), x.staticLocs(b.MustWrite)}
 	x.static[b] = s
 	return s
 }
 
-func (x *explorer) schedule() Schedule {
-	s := make(Schedule, len(x.seq))
+func (x *explorer) schedule() interp.Schedule {
+	s := make(interp.Schedule, len(x.seq))
 	for i, ev := range x.seq {
 		s[i] = x.stepOf(ev)
 	}
@@ -680,14 +678,14 @@ func (x *explorer) schedule() Schedule {
 }
 
 // stepOf is the step of an event of the sequence.
-func (x *explorer) stepOf(ev *event) Step {
+func (x *explorer) stepOf(ev *event) interp.Step {
 	p := x.st.Procs[ev.proc]
-	return Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
+	return interp.Step{PID: p.ID, Name: p.Name(), Block: ev.block.ID}
 }
 
 // finding records a violation or runtime error: a new finding with the
 // schedule sched gives, or one more occurrence of the finding at its site.
-func (x *explorer) finding(f Finding, sched func() Schedule) {
+func (x *explorer) finding(f Finding, sched func() interp.Schedule) {
 	key := findingKey(f)
 	if k, ok := x.sites[key]; ok {
 		x.res.Findings[k].Count++
@@ -712,7 +710,7 @@ func (x *explorer) final() {
 		}
 	}
 	x.res.FinalCount++
-	if size := x.st.size(); x.finalBytes+size <= x.finalLimit {
+	if size := x.st.Size(); x.finalBytes+size <= x.finalLimit {
 		c := x.st.Clone()
 		x.finalBytes += size
 		x.finals[h] = append(kept, c)

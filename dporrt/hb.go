@@ -3,6 +3,8 @@ package dporrt
 import (
 	"slices"
 	"sort"
+
+	"github.com/icgen/icgen/interp"
 )
 
 // This file holds the dependency between events and the happens-before
@@ -37,10 +39,10 @@ func (x *explorer) beyondWrites(a, b *event) bool {
 }
 
 // intersect reports whether two sorted location sets meet: share a
-// location, or one has the wholeLoc of an array the other has the wholeLoc
+// location, or one has the WholeLoc of an array the other has the WholeLoc
 // or a cell of. The wholeLocs come first in a sorted set (they are
 // negative); without them this is a merge.
-func (x *explorer) intersect(a, b []Loc) bool {
+func (x *explorer) intersect(a, b []interp.Loc) bool {
 	if len(a) > 0 && a[0] < 0 || len(b) > 0 && b[0] < 0 {
 		if x.wholeMeets(a, b) || x.wholeMeets(b, a) {
 			return true
@@ -50,9 +52,9 @@ func (x *explorer) intersect(a, b []Loc) bool {
 	return intersectCells(a, b)
 }
 
-// wholeMeets reports whether a wholeLoc of a meets b: b has it too, or a
+// wholeMeets reports whether a WholeLoc of a meets b: b has it too, or a
 // cell of its array.
-func (x *explorer) wholeMeets(a, b []Loc) bool {
+func (x *explorer) wholeMeets(a, b []interp.Loc) bool {
 	cells := cellsOf(b)
 	for _, l := range a {
 		if l >= 0 {
@@ -61,8 +63,9 @@ func (x *explorer) wholeMeets(a, b []Loc) bool {
 		if slices.Contains(b[:len(b)-len(cells)], l) {
 			return true
 		}
-		g := wholeGlobal(l)
-		first, end := Loc(x.m.offset[g]), Loc(x.m.offset[g]+x.m.size[g])
+		g := interp.WholeGlobal(l)
+		first, n := x.m.GlobalLocs(x.m.Prog.Globals[g])
+		end := first + interp.Loc(n)
 		if i := sort.Search(len(cells), func(i int) bool { return cells[i] >= first }); i < len(cells) && cells[i] < end {
 			return true
 		}
@@ -71,19 +74,19 @@ func (x *explorer) wholeMeets(a, b []Loc) bool {
 }
 
 // cellsOf returns the sorted set a without its wholeLocs.
-func cellsOf(a []Loc) []Loc {
+func cellsOf(a []interp.Loc) []interp.Loc {
 	i := sort.Search(len(a), func(i int) bool { return a[i] >= 0 })
 	return a[i:]
 }
 
 // touches reports whether the sorted set a meets location l.
-func (x *explorer) touches(a []Loc, l Loc) bool {
-	return x.intersect(a, []Loc{l})
+func (x *explorer) touches(a []interp.Loc, l interp.Loc) bool {
+	return x.intersect(a, []interp.Loc{l})
 }
 
 // intersectCells reports whether two sorted location lists share an
 // element.
-func intersectCells(a, b []Loc) bool {
+func intersectCells(a, b []interp.Loc) bool {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		switch {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -119,7 +120,7 @@ const (
 // orders run with no runtime error and end in equal states (modulo process
 // naming); where none holds and the pair is exact, they do not. why says
 // what went wrong for pairViolation.
-func checkPair(f *ic.File, st *State, i, j int) (v pairVerdict, why string) {
+func checkPair(f *ic.File, st *interp.State, i, j int) (v pairVerdict, why string) {
 	pi, pj := st.Procs[i], st.Procs[j]
 	if pi.Done || pj.Done || !st.Enabled(i) || !st.Enabled(j) {
 		return pairSkipped, ""
@@ -128,7 +129,7 @@ func checkPair(f *ic.File, st *State, i, j int) (v pairVerdict, why string) {
 	if pr == nil {
 		return pairViolation, "no pair in the file"
 	}
-	env := ICEnv{S: st, First: pi, Second: pj}
+	env := interp.ICEnv{S: st, First: pi, Second: pj}
 	if swapped {
 		env.First, env.Second = pj, pi
 	}
@@ -146,7 +147,7 @@ func checkPair(f *ic.File, st *State, i, j int) (v pairVerdict, why string) {
 	if !holds && !pr.Exact {
 		return pairHoldsNot, ""
 	}
-	run := func(first, second int) (*State, bool) {
+	run := func(first, second int) (*interp.State, bool) {
 		s := st.Clone()
 		if ev := s.Step(first); ev.Err != nil || !s.Enabled(second) {
 			return nil, false
@@ -179,7 +180,7 @@ func TestICFixturesTrue(t *testing.T) {
 	for _, fx := range icFixtures {
 		p, f := loadFixture(t, fx.name)
 		seen := map[*ic.Pair]map[pairVerdict]int{}
-		note := func(st *State, i, j int, where string) {
+		note := func(st *interp.State, i, j int, where string) {
 			v, why := checkPair(f, st, i, j)
 			if v == pairViolation {
 				t.Fatalf("%s, %s, processes %s and %s: %s", fx.name, where, st.Procs[i].Name(), st.Procs[j].Name(), why)
@@ -191,7 +192,7 @@ func TestICFixturesTrue(t *testing.T) {
 			seen[pr][v]++
 		}
 		for _, start := range fx.starts {
-			m, err := New(p, start)
+			m, err := interp.New(p, start)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -218,7 +219,7 @@ func TestICFixturesTrue(t *testing.T) {
 			}
 			walk(0)
 		}
-		m, err := New(p, nil)
+		m, err := interp.New(p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,13 +238,13 @@ func TestICFixturesTrue(t *testing.T) {
 				}
 				return l
 			}
-			st := m.PairState(store, a, locals(a), b, locals(b))
 			for _, g := range p.Globals { // bools are 0 or 1
 				if g.Type == lang.Bool {
 					first, _ := m.GlobalLocs(g)
-					st.store.set(int(first), r.Int64N(2))
+					store[first] = r.Int64N(2)
 				}
 			}
+			st := m.PairState(store, a, locals(a), b, locals(b))
 			note(st, 0, 1, fmt.Sprintf("random state %v", st.Values(0, m.Locs())))
 		}
 		for k := range f.Pairs {
@@ -267,7 +268,7 @@ func TestDifferentialICFixtures(t *testing.T) {
 	for _, fx := range icFixtures {
 		p, f := loadFixture(t, fx.name)
 		for _, start := range fx.starts {
-			m, err := New(p, start)
+			m, err := interp.New(p, start)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,7 +281,7 @@ func TestDifferentialICFixtures(t *testing.T) {
 	// CDPOR paper's Example 5), where sdpor with the same syntactic
 	// dependency explores all 6.
 	p, f := loadFixture(t, "fig1")
-	m, _ := New(p, nil)
+	m, _ := interp.New(p, nil)
 	if r, _ := Explore(m, Options{Algo: CDPOR, ICs: f}); r.Traces != 1 {
 		t.Errorf("cdpor on fig1 with the fixture: %d complete traces, want 1", r.Traces)
 	}

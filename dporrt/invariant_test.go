@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -38,7 +39,7 @@ func TestInvariants(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := testprog.Named(t, "inv.blk", tc.src)
-			m, err := New(p, nil)
+			m, err := interp.New(p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +69,7 @@ func TestInvariants(t *testing.T) {
 	}
 	t.Run("initial state", func(t *testing.T) {
 		p, _ := lang.Compile("inv.blk", []byte("global int c;\ninvariant c == 0;\ninit { c = 1; }\n"))
-		m, _ := New(p, nil)
+		m, _ := interp.New(p, nil)
 		st, err := m.Initial()
 		if err != nil || len(st.Violations) != 1 || !st.Violations[0].Invariant || st.Violations[0].Block != "init" {
 			t.Fatalf("violations after init %v (error %v)", st.Violations, err)
@@ -82,7 +83,7 @@ func TestInvariantReads(t *testing.T) {
 	t.Parallel()
 	src := "global int x, y, z;\ninvariant x <= y;\nproc p() { x = 0; }\nproc q() { z = 1; }\ninit { spawn p(); spawn q(); }\n"
 	p, _ := lang.Compile("inv.blk", []byte(src))
-	m, _ := New(p, nil)
+	m, _ := interp.New(p, nil)
 	st, _ := m.Initial()
 	ev := st.Step(0)
 	if len(ev.Reads) != 2 {

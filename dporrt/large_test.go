@@ -10,6 +10,7 @@ import (
 
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -51,7 +52,7 @@ init { spawn p(N - 1); spawn q(); spawn r(); }
 		if ev.Err != nil {
 			t.Fatal(ev.Err)
 		}
-		reads, writes := strings.Join(locNames(m, ev.Reads), " "), strings.Join(locNames(m, ev.Writes), " ")
+		reads, writes := strings.Join(m.LocNames(ev.Reads), " "), strings.Join(m.LocNames(ev.Writes), " ")
 		if reads != want.reads || writes != want.writes || len(ev.Violations) != want.viols {
 			t.Errorf("event %d: reads %q writes %q, %d violations; want %q %q %d", i, reads, writes, len(ev.Violations), want.reads, want.writes, want.viols)
 		}
@@ -84,11 +85,11 @@ global int a[N], b[M];
 		n, m int64
 		err  string
 	}{
-		{n: MaxArraySize, m: MaxStore - MaxArraySize - 1},
-		{n: MaxArraySize, m: MaxStore - MaxArraySize, err: "test.blk:4:18: program too large: with b the globals need 33554433 locations (256 MiB at 8 bytes each); at most 33554432 (256 MiB) fit"},
+		{n: interp.MaxArraySize, m: interp.MaxStore - interp.MaxArraySize - 1},
+		{n: interp.MaxArraySize, m: interp.MaxStore - interp.MaxArraySize, err: "test.blk:4:18: program too large: with b the globals need 33554433 locations (256 MiB at 8 bytes each); at most 33554432 (256 MiB) fit"},
 	}
 	for _, c := range cases {
-		m, err := New(prog, map[string]int64{"N": c.n, "M": c.m})
+		m, err := interp.New(prog, map[string]int64{"N": c.n, "M": c.m})
 		if c.err == "" {
 			if err != nil {
 				t.Errorf("N=%d M=%d: %v", c.n, c.m, err)
@@ -154,7 +155,7 @@ func TestStoreMemory(t *testing.T) {
 	p := testprog.Source(t, bigStoreSrc)
 	f := bigStoreICs(t, p)
 	alloc := func(algo Algorithm, n int64) (bytes uint64, events int) {
-		m, err := New(p, map[string]int64{"N": n})
+		m, err := interp.New(p, map[string]int64{"N": n})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,10 +173,10 @@ func TestStoreMemory(t *testing.T) {
 	}
 	for _, a := range Algorithms {
 		small, smallEvents := alloc(a.Name, 1<<9)
-		big, bigEvents := alloc(a.Name, MaxArraySize)
+		big, bigEvents := alloc(a.Name, interp.MaxArraySize)
 		perSmall, perBig := float64(small)/float64(smallEvents), float64(big)/float64(bigEvents)
 		t.Logf("%-12s %3d events: %8.0f bytes an event with 2^10 locations, %8.0f with 2^25 (%d in all)", a.Name, bigEvents, perSmall, perBig, big)
-		if perBig-perSmall > 64<<10 || big > MaxStore {
+		if perBig-perSmall > 64<<10 || big > interp.MaxStore {
 			t.Errorf("%s: %.0f bytes an event with 2^10 locations, %.0f with 2^25 (%d in all): memory grows with the store", a.Name, perSmall, perBig, big)
 		}
 	}
@@ -183,13 +184,13 @@ func TestStoreMemory(t *testing.T) {
 
 // TestConstraintLocsWholeArrays checks that the locations a constraint
 // reads stand for a whole array of more than maxCellList cells by one
-// location (wholeLoc), found without a pass over its cells: the constraint of
+// location (WholeLoc), found without a pass over its cells: the constraint of
 // bigStoreICs reads a and b, of 2^24 cells each, at indices that are not
 // literals. Not parallel: it counts the bytes the process allocates.
 func TestConstraintLocsWholeArrays(t *testing.T) {
 	p := testprog.Source(t, bigStoreSrc)
 	f := bigStoreICs(t, p)
-	m, err := New(p, map[string]int64{"N": MaxArraySize})
+	m, err := interp.New(p, map[string]int64{"N": interp.MaxArraySize})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestConstraintLocsWholeArrays(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	got := x.constraintLocs(&f.Pairs[0])
 	runtime.ReadMemStats(&after)
-	wa, wb := wholeLoc(p.Global("a").Index), wholeLoc(p.Global("b").Index)
+	wa, wb := interp.WholeLoc(p.Global("a").Index), interp.WholeLoc(p.Global("b").Index)
 	if !slices.Contains(got, wa) || !slices.Contains(got, wb) || len(got) > 6 {
 		t.Errorf("constraint locations %v, want %d and %d (a and b whole) and some of their cells", got, wa, wb)
 	}

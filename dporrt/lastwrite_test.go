@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -21,7 +22,7 @@ func TestObserversLastWrite(t *testing.T) {
 	fact := 1
 	for n := 1; n <= 6; n++ {
 		fact *= n
-		m, err := New(p, map[string]int64{"N": int64(n)})
+		m, err := interp.New(p, map[string]int64{"N": int64(n)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +63,7 @@ func TestObserversFloatingRead(t *testing.T) {
 	fr := testprog.File(t, "../testdata/bench/fr.blk")
 	fra := testprog.File(t, "../testdata/bench/fra.blk")
 	traces := func(p *lang.Program, n int, algo Algorithm) int {
-		m, err := New(p, map[string]int64{"N": int64(n)})
+		m, err := interp.New(p, map[string]int64{"N": int64(n)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,11 @@
 package dporrt
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -56,16 +58,16 @@ func known(v int64) absVal { return absVal{v: v, known: true} }
 type localSetsEntry struct {
 	block         *lang.Block
 	locals        []int64
-	reads, writes []Loc
+	reads, writes []interp.Loc
 }
 
 // localSets returns the locals sets of the event of block b run by a
 // process whose locals are locals (see above). They are shared: callers
 // must not change them.
-func (x *explorer) localSets(b *lang.Block, locals []int64) (reads, writes []Loc) {
+func (x *explorer) localSets(b *lang.Block, locals []int64) (reads, writes []interp.Loc) {
 	h := uint64(b.Index)
 	for _, v := range locals {
-		h = mix(h ^ uint64(v))
+		h = interp.Mix(h ^ uint64(v))
 	}
 	for _, e := range x.localCache[h] {
 		if e.block == b && slices.Equal(e.locals, locals) {
@@ -92,7 +94,7 @@ func (x *explorer) localSets(b *lang.Block, locals []int64) (reads, writes []Loc
 // see explorer.key), and whether it went over maxLocalSteps.
 type absRun struct {
 	x             *explorer
-	reads, writes []Loc
+	reads, writes []interp.Loc
 	steps         int
 	over          bool
 }
@@ -168,24 +170,16 @@ func (a *absRun) body(nodes []*lang.Node, start absState) {
 // stateKey is a map key for an abstract state.
 func stateKey(s absState) string {
 	b := make([]byte, 0, 8+9*len(s.locals))
-	b = appendInt(b, int64(s.node))
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.node))
 	for _, v := range s.locals {
 		if v.known {
 			b = append(b, 1)
-			b = appendInt(b, v.v)
+			b = binary.LittleEndian.AppendUint64(b, uint64(v.v))
 		} else {
 			b = append(b, 0)
 		}
 	}
 	return string(b)
-}
-
-func appendInt(b []byte, v int64) []byte {
-	for range 8 {
-		b = append(b, byte(v))
-		v >>= 8
-	}
-	return b
 }
 
 // node runs node n abstractly on locals (changed in place): for a branch,
@@ -204,7 +198,8 @@ func (a *absRun) node(n *lang.Node, locals []absVal) (cond absVal, ok bool) {
 			return unknown, true
 		}
 		if t.Index == nil {
-			a.writes = append(a.writes, a.x.key(Loc(a.x.m.offset[t.Var.Index])))
+			l, _ := a.x.m.GlobalLocs(t.Var) // a scalar: its one location
+			a.writes = append(a.writes, l)
 			return unknown, true
 		}
 		i, ok := a.eval(t.Index, locals)
@@ -238,13 +233,13 @@ func (a *absRun) node(n *lang.Node, locals []absVal) (cond absVal, ok bool) {
 // cell adds to *locs the location of element i of array g: the cell's key
 // when i is known (false, an index error, when it is out of bounds), else
 // every cell's.
-func (a *absRun) cell(locs *[]Loc, g *lang.Var, i absVal) bool {
+func (a *absRun) cell(locs *[]interp.Loc, g *lang.Var, i absVal) bool {
 	first, n := a.x.m.GlobalLocs(g)
 	if i.known {
 		if i.v < 0 || i.v >= int64(n) {
 			return false
 		}
-		*locs = append(*locs, a.x.key(first+Loc(i.v)))
+		*locs = append(*locs, a.x.key(first+interp.Loc(i.v)))
 		return true
 	}
 	a.whole(locs, g)
@@ -253,7 +248,7 @@ func (a *absRun) cell(locs *[]Loc, g *lang.Var, i absVal) bool {
 
 // whole adds to *locs the locations of every cell of array g (see
 // wholeLocs).
-func (a *absRun) whole(locs *[]Loc, g *lang.Var) {
+func (a *absRun) whole(locs *[]interp.Loc, g *lang.Var) {
 	*locs = a.x.wholeLocs(*locs, g.Index)
 }
 
@@ -275,7 +270,8 @@ func (a *absRun) eval(e lang.Expr, locals []absVal) (absVal, bool) {
 		if v.Type == lang.IntArray {
 			a.whole(&a.reads, v)
 		} else {
-			a.reads = append(a.reads, a.x.key(Loc(a.x.m.offset[v.Index])))
+			l, _ := a.x.m.GlobalLocs(v) // a scalar: its one location
+			a.reads = append(a.reads, l)
 		}
 		return unknown, true
 	case *lang.IndexExpr:
@@ -415,12 +411,20 @@ func (a *absRun) invariants() {
 // writesGlobal reports whether the run may write a location of global g.
 func (a *absRun) writesGlobal(g *lang.Var) bool {
 	first, n := a.x.m.GlobalLocs(g)
-	return slices.ContainsFunc(a.writes, func(l Loc) bool { return l == wholeLoc(g.Index) || l >= first && l < first+Loc(n) })
+	return slices.ContainsFunc(a.writes, func(l interp.Loc) bool { return l == interp.WholeLoc(g.Index) || l >= first && l < first+interp.Loc(n) })
 }
 
 // sets returns the run's reads and writes, sorted and without repeats.
-func (a *absRun) sets() (reads, writes []Loc) {
+func (a *absRun) sets() (reads, writes []interp.Loc) {
 	slices.Sort(a.reads)
 	slices.Sort(a.writes)
 	return slices.Compact(a.reads), slices.Compact(a.writes)
+}
+
+// b2i is a boolean's value as the language's int: 1 or 0.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // TestLocalSets checks the dynamic dependency's sets (localSets) of the
@@ -42,7 +43,7 @@ func TestLocalSets(t *testing.T) {
 				"proc p(int v) { " + tc.body + " }\ninit { spawn p(" + tc.arg + "); }\n"
 			x, p := firstProcess(t, src)
 			r, w := x.localSets(p.Proc.Blocks[len(p.Proc.Blocks)-1], p.Locals)
-			names := func(locs []Loc) string {
+			names := func(locs []interp.Loc) string {
 				var out []string
 				for _, l := range locs {
 					out = append(out, x.m.LocName(l))
@@ -76,9 +77,9 @@ init { spawn p(1); }`
 
 // firstProcess returns an explorer of program src under the dynamic
 // dependency, at its initial state, and the first process init spawned.
-func firstProcess(t *testing.T, src string) (*explorer, *Process) {
+func firstProcess(t *testing.T, src string) (*explorer, *interp.Process) {
 	t.Helper()
-	m, err := New(testprog.Source(t, src), nil)
+	m, err := interp.New(testprog.Source(t, src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

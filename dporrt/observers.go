@@ -3,6 +3,7 @@ package dporrt
 import (
 	"slices"
 
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -56,15 +57,15 @@ func (x *explorer) writeWriteObserved(a, b *event) bool {
 // final (Options.ObserveFinal), the values left at the end are read by a
 // virtual last event.
 func (x *explorer) observe(final bool) {
-	last := make(map[Loc]int)         // a cell's last writer
-	live := make(map[Loc]map[int]int) // per static location: writers whose value is still in some of its cells, with how many
-	mark := func(k int, g Loc) { x.seq[k].observed = append(x.seq[k].observed, g) }
+	last := make(map[interp.Loc]int)         // a cell's last writer
+	live := make(map[interp.Loc]map[int]int) // per static location: writers whose value is still in some of its cells, with how many
+	mark := func(k int, g interp.Loc) { x.seq[k].observed = append(x.seq[k].observed, g) }
 	for _, ev := range x.seq {
 		ev.observed, ev.readFrom = ev.observed[:0], ev.readFrom[:0]
 	}
 	// readers calls f with each writer whose value is live in a location
-	// read set r names (a wholeLoc names every cell of its array).
-	readers := func(r []Loc, f func(w int, g Loc)) {
+	// read set r names (a WholeLoc names every cell of its array).
+	readers := func(r []interp.Loc, f func(w int, g interp.Loc)) {
 		for _, g := range r {
 			if g >= 0 {
 				for w := range live[g] {
@@ -72,9 +73,9 @@ func (x *explorer) observe(final bool) {
 				}
 				continue
 			}
-			a := wholeGlobal(g)
+			a := interp.WholeGlobal(g)
 			for c, ws := range live {
-				if x.m.global(c) == a {
+				if x.m.GlobalOf(c) == a {
 					for w := range ws {
 						f(w, c)
 					}
@@ -83,7 +84,7 @@ func (x *explorer) observe(final bool) {
 		}
 	}
 	for k, ev := range x.seq {
-		readers(ev.reads, func(w int, g Loc) {
+		readers(ev.reads, func(w int, g interp.Loc) {
 			if w != k {
 				mark(w, g)
 				ev.readFrom = append(ev.readFrom, observation{w, g})
@@ -135,7 +136,7 @@ func (x *explorer) observe(final bool) {
 // the static location (see key).
 type observation struct {
 	writer int
-	global Loc
+	global interp.Loc
 }
 
 // observedRaces reverses the races of the maximal sequence under the
@@ -208,21 +209,21 @@ func (x *explorer) observedRaces() {
 // comes after the last observer changes only the end of v, which a wakeup
 // tree leaves free (see detectRaces).
 func (x *explorer) raceFingerprint(i, k int) uint64 {
-	h := mix(uint64(x.seq[i].id)<<32 ^ uint64(x.seq[k].id))
+	h := interp.Mix(uint64(x.seq[i].id)<<32 ^ uint64(x.seq[k].id))
 	last := k
 	for j := k + 1; j < len(x.seq); j++ {
 		for _, r := range x.seq[j].readFrom {
 			if r.writer == k {
-				h = mix(h ^ x.seq[j].id)
+				h = interp.Mix(h ^ x.seq[j].id)
 				last = j
 				break
 			}
 		}
 	}
 	for j := i; j <= last; j++ {
-		h = mix(h ^ x.seq[j].id)
+		h = interp.Mix(h ^ x.seq[j].id)
 		for _, g := range x.seq[j].observed {
-			h = mix(h ^ uint64(g))
+			h = interp.Mix(h ^ uint64(g))
 		}
 	}
 	return h
@@ -355,7 +356,7 @@ func (x *explorer) observedWI(d *event, u []*event) (int, bool) {
 			}
 		}
 	}
-	var obs [][]Loc
+	var obs [][]interp.Loc
 	for b, c := range pairs {
 		if x.beyondWrites(seq[b], seq[c]) {
 			return a, false
@@ -375,7 +376,7 @@ func (x *explorer) observedWI(d *event, u []*event) (int, bool) {
 
 // dependentObserved reports whether seq[a] and seq[b] (a < b) are
 // dependent under the observer dependency whose observed writes are obs.
-func (x *explorer) dependentObserved(seq []*event, obs [][]Loc, a, b int) bool {
+func (x *explorer) dependentObserved(seq []*event, obs [][]interp.Loc, a, b int) bool {
 	if x.beyondWrites(seq[a], seq[b]) {
 		return true
 	}
@@ -384,8 +385,8 @@ func (x *explorer) dependentObserved(seq []*event, obs [][]Loc, a, b int) bool {
 
 // observedIn returns, for each event of seq, the globals it writes that
 // may be observed (see redundantObserved), sorted.
-func (x *explorer) observedIn(seq []*event) [][]Loc {
-	obs := make([][]Loc, len(seq))
+func (x *explorer) observedIn(seq []*event) [][]interp.Loc {
+	obs := make([][]interp.Loc, len(seq))
 	waits := x.waits(seq)
 	// With ObserveFinal, where a runtime error is (see mayBeObserved).
 	fail := -1
@@ -407,7 +408,7 @@ func (x *explorer) observedIn(seq []*event) [][]Loc {
 // its event seq[to], its guard reads reads (see guardLocs).
 type wait struct {
 	from, to int
-	reads    []Loc
+	reads    []interp.Loc
 }
 
 // waits returns the windows where the processes of seq wait at an await
@@ -425,7 +426,7 @@ type wait struct {
 // with --observe-final reached 13 of dfs's 14 final states.
 func (x *explorer) waits(seq []*event) []wait {
 	var out []wait
-	since := func(pid PID, b int) int {
+	since := func(pid interp.PID, b int) int {
 		for a := b - 1; a >= 0; a-- {
 			if seq[a].pid == pid || slices.Contains(seq[a].spawn, pid) {
 				return a + 1
@@ -454,12 +455,12 @@ func (x *explorer) waits(seq []*event) []wait {
 // guardLocs returns the static locations (see staticSets) the await guard
 // of block b may read, with those of the funcs it calls; computed once per
 // block.
-func (x *explorer) guardLocs(b *lang.Block) []Loc {
+func (x *explorer) guardLocs(b *lang.Block) []interp.Loc {
 	if r, ok := x.guards[b]; ok {
 		return r
 	}
 	if x.guards == nil {
-		x.guards = map[*lang.Block][]Loc{}
+		x.guards = map[*lang.Block][]interp.Loc{}
 	}
 	reads, _, _ := x.m.Prog.Access([]*lang.Node{b.Proc.Nodes[b.Point.Node]})
 	r := x.staticLocs(reads)
@@ -509,7 +510,7 @@ func (x *explorer) guardLocs(b *lang.Block) []Loc {
 // Race detection on a maximal sequence (observe) counts no such window:
 // its observers define its class, in which every block reads the same
 // values; the differential tests back this.
-func (x *explorer) mayBeObserved(seq []*event, waits []wait, a int, g Loc) bool {
+func (x *explorer) mayBeObserved(seq []*event, waits []wait, a int, g interp.Loc) bool {
 	for _, w := range waits {
 		if w.from <= a+1 && a < w.to && x.touches(w.reads, g) {
 			return true
@@ -543,7 +544,7 @@ func (x *explorer) mayBeObserved(seq []*event, waits []wait, a int, g Loc) bool 
 // --observe-final reached 27 of dfs's 29 final states (found with array
 // cells, progen seed 1996 of dporrt's differential soak; the scalar
 // program shows the same before them).
-func (x *explorer) overwrites(ev *event, g Loc) bool {
+func (x *explorer) overwrites(ev *event, g interp.Loc) bool {
 	if ev.err != nil {
 		return false
 	}

@@ -2,6 +2,8 @@ package dporrt
 
 import (
 	"slices"
+
+	"github.com/icgen/icgen/interp"
 )
 
 // This file holds what the context-sensitive check changes in the optimal
@@ -136,7 +138,7 @@ func (x *explorer) asleepForGood(f *level) bool {
 // meetsNoBlock reports whether locations read r and written w meet no
 // block's static sets in a write: no block writes what r or w name, nor
 // reads what w names.
-func (x *explorer) meetsNoBlock(r, w []Loc) bool {
+func (x *explorer) meetsNoBlock(r, w []interp.Loc) bool {
 	for _, b := range x.m.Prog.Blocks {
 		br, bw := x.staticSets(b)
 		if x.intersect(r, bw) || x.intersect(w, bw) || x.intersect(w, br) {
@@ -149,7 +151,7 @@ func (x *explorer) meetsNoBlock(r, w []Loc) bool {
 // fails runs the next event of process pid, not as a state, and reports
 // whether it raised a runtime error; the sequence and state are left as
 // they were.
-func (x *explorer) fails(pid PID) bool {
+func (x *explorer) fails(pid interp.PID) bool {
 	ev, _ := x.step(pid, false)
 	x.st.Undo(ev.mark)
 	x.seq = x.seq[:len(x.seq)-1]
@@ -158,7 +160,7 @@ func (x *explorer) fails(pid PID) bool {
 
 // covered reports whether process pid is covered at f: a don't-do
 // sequence of f has shrunk to its next event alone.
-func (f *level) covered(pid PID) bool {
+func (f *level) covered(pid interp.PID) bool {
 	for _, sl := range f.sleep {
 		if sl.byState && len(sl.seq) == 1 && sl.seq[0].pid == pid {
 			return true
@@ -181,7 +183,7 @@ func (f *level) covered(pid PID) bool {
 // the sleepers of uniformSleepers that are dependent on p and have no
 // floating writer (see floatingBefore), and what X.p inherits of the
 // longer don't-do sequences that start with such a q (uniformPassOver).
-func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
+func (x *explorer) uniformCovers(f *level, pid interp.PID) []sleeper {
 	var p *event
 	var out []sleeper
 	for _, sl := range x.uniformSleepers(f, pid) {
@@ -207,7 +209,7 @@ func (x *explorer) uniformCovers(f *level, pid PID) []sleeper {
 // orders of p and q are one trace (see uniformCovers). A single q is
 // uniformCovers'; an independent q, childSleep's. A sequence that holds
 // p's event is not inherited without it, for the reason childSleep gives.
-func (x *explorer) uniformPassOver(f *level, pid PID) []sleeper {
+func (x *explorer) uniformPassOver(f *level, pid interp.PID) []sleeper {
 	if x.ics == nil {
 		return nil
 	}
@@ -289,7 +291,7 @@ func addSleepers(sleep, more []sleeper) []sleeper {
 // 7 against 6 and 23 against 19 on progen seeds 15145 and 18032, cut
 // down (4 and 10 now).
 func (x *explorer) coveredStop(f *level) bool {
-	var covered []PID
+	var covered []interp.PID
 	for n := x.enabled.first(); n != nil; n = n.next[0] {
 		if f.covered(n.pid) {
 			covered = append(covered, n.pid)
@@ -321,7 +323,7 @@ func (x *explorer) coveredStop(f *level) bool {
 // don't-do sequence ran it without one, and it was inherited only past
 // events independent of it); if it did, it would be handled as an explored
 // error.
-func (x *explorer) forcedRaces(pid PID) {
+func (x *explorer) forcedRaces(pid interp.PID) {
 	ev, spawned := x.step(pid, false)
 	k := len(x.seq) - 1
 	x.scanOptimal(k)
@@ -447,8 +449,8 @@ func (x *explorer) lostEdge(i, last int) bool {
 }
 
 // pidsAt returns the processes of the events at the positions pos.
-func (x *explorer) pidsAt(pos []int) []PID {
-	out := make([]PID, len(pos))
+func (x *explorer) pidsAt(pos []int) []interp.PID {
+	out := make([]interp.PID, len(pos))
 	for a, j := range pos {
 		out[a] = x.seq[j].pid
 	}
@@ -521,7 +523,7 @@ func (x *explorer) sameEnd(i, k int, v []int) []int {
 		}
 		alt = append(alt, j)
 	}
-	orig := make([]PID, 0, k-i+1)
+	orig := make([]interp.PID, 0, k-i+1)
 	for j := i; j <= k; j++ {
 		orig = append(orig, x.seq[j].pid)
 	}
@@ -539,7 +541,7 @@ func (x *explorer) sameEnd(i, k int, v []int) []int {
 // neither run disabled nor raising a runtime error. The state is left as
 // it was. The ends are compared by hash first, and copied only to confirm
 // equal hashes.
-func (x *explorer) sameRuns(a, b []PID) bool {
+func (x *explorer) sameRuns(a, b []interp.PID) bool {
 	mark := x.st.Mark()
 	defer x.st.Undo(mark)
 	if !x.runClean(a) {
@@ -647,7 +649,7 @@ func (x *explorer) maximal() bool {
 // laterMayRead reports whether a process that has not ended may still
 // read a global that e = seq[i] writes, or an invariant read it after a
 // later event: by the syntactic reads of the blocks it may still run and
-// of the processes it may spawn (Machine.laterReads). Where none may, the
+// of the processes it may spawn (Machine.ReadsLater). Where none may, the
 // observers of a race of e in a sequence that is not maximal are those it
 // holds, as in a maximal one. In testdata/bench/fra.blk (FR-a) the
 // writers left after the reader read nothing, and odpor-cs-ob explores
@@ -656,9 +658,9 @@ func (x *explorer) maximal() bool {
 // not maximal).
 func (x *explorer) laterMayRead(i int) bool {
 	bits := make([]uint64, (len(x.m.Prog.Globals)+63)/64)
-	x.m.markVars(x.seq[i].writes, bits)
+	x.m.MarkVars(x.seq[i].writes, bits)
 	for _, p := range x.st.Procs {
-		if !p.Done && overlaps(x.m.laterReads[p.Point.Block.Index], bits) {
+		if !p.Done && x.m.ReadsLater(p.Point.Block, bits) {
 			return true
 		}
 	}
@@ -694,7 +696,7 @@ func (x *explorer) sameObservations(i, o int, v, others, obs []int) []int {
 			return nil
 		}
 	}
-	var orig, alt []PID
+	var orig, alt []interp.PID
 	for j := i; j <= o; j++ {
 		orig = append(orig, x.seq[j].pid)
 	}
@@ -738,7 +740,7 @@ func (x *explorer) sameObservations(i, o int, v, others, obs []int) []int {
 
 // runClean runs the next events of the processes pids in order; false
 // when one does not exist, is not enabled or raises a runtime error.
-func (x *explorer) runClean(pids []PID) bool {
+func (x *explorer) runClean(pids []interp.PID) bool {
 	return x.runEffects(pids, func(int) {})
 }
 
@@ -746,7 +748,7 @@ func (x *explorer) runClean(pids []PID) bool {
 // after(a) after the a-th (x.scratch holds its event); false when one does
 // not exist, is not enabled or raises a runtime error. The events are not
 // added to the sequence: the caller undoes them.
-func (x *explorer) runEffects(pids []PID, after func(a int)) bool {
+func (x *explorer) runEffects(pids []interp.PID, after func(a int)) bool {
 	for a, pid := range pids {
 		p := x.procIndex(pid)
 		if p < 0 || !x.st.Enabled(p) {
@@ -770,8 +772,8 @@ func (x *explorer) runEffects(pids []PID, after func(a int)) bool {
 func (x *explorer) effect() []int64 {
 	ev := &x.scratch
 	out := []int64{}
-	proc := func(p *Process) {
-		out = append(out, int64(p.Proc.Index), int64(pointIndex(p)))
+	proc := func(p *interp.Process) {
+		out = append(out, int64(p.Proc.Index), int64(p.PointIndex()))
 		if p.Point != nil {
 			for _, v := range p.Point.Live {
 				out = append(out, p.Locals[v.Index])
@@ -781,7 +783,7 @@ func (x *explorer) effect() []int64 {
 	proc(x.st.Procs[ev.Proc])
 	out = append(out, int64(len(ev.Writes)))
 	for _, l := range ev.Writes {
-		out = append(out, int64(l), x.st.store.get(int(l)))
+		out = append(out, int64(l), x.st.Value(l))
 	}
 	out = append(out, int64(len(ev.Spawned)))
 	for _, c := range ev.Spawned {

@@ -1,5 +1,6 @@
 package dporrt
 
+import "github.com/icgen/icgen/interp"
 import "slices"
 
 // This file holds the optimal loop: Optimal DPOR with wakeup trees
@@ -12,7 +13,7 @@ import "slices"
 // Mazurkiewicz trace).
 
 // wut is a wakeup tree of events, keyed by process.
-type wut = wakeupTree[*event, PID]
+type wut = wakeupTree[*event, interp.PID]
 
 // newWUT returns an empty wakeup tree. With observers, its weak initials
 // are the observer dependency's of the sequence inserted (see
@@ -50,30 +51,30 @@ func (x *explorer) newWUT() *wut {
 // process (see coveredStop), or sleep-set blocked, which a dependency that
 // does not change with the state never is (ODPOR's optimality) but awaits
 // can be; either way the races of the sequence are reversed.
-func (x *explorer) firstAwake(f *level) (PID, bool) {
+func (x *explorer) firstAwake(f *level) (interp.PID, bool) {
 	if pid, ok := x.awake(f); ok {
 		return pid, true
 	}
 	if x.coveredStop(f) {
-		return PID{}, false
+		return interp.PID{}, false
 	}
 	x.res.Blocked++
 	x.treeKind(f.node, NodeBlocked)
 	x.detectRaces()
-	return PID{}, false
+	return interp.PID{}, false
 }
 
 // skips reports whether the optimal loop skips the branch of process pid
 // of f's wakeup tree: a don't-do sequence covers pid, and the branch is
 // skippable; took is what the branch took in (see wakeupTree.skippable).
-func (f *level) skips(pid PID) (took [][]*event, ok bool) {
+func (f *level) skips(pid interp.PID) (took [][]*event, ok bool) {
 	took, ok = f.wut.skippable(pid)
 	return took, ok && f.covered(pid)
 }
 
 // plainWUT returns an empty wakeup tree of the plain dependency.
 func (x *explorer) plainWUT() *wut {
-	t := newWakeupTree(func(e *event) PID { return e.pid }, x.dependent)
+	t := newWakeupTree(func(e *event) interp.PID { return e.pid }, x.dependent)
 	t.ghost = func(e *event) bool { return e.blocked }
 	return t
 }
@@ -462,7 +463,7 @@ func (x *explorer) ordered(i int, tail []int, before []bool) []*event {
 // seed 702 too, but cost traces where uniform races are many (synth's
 // counts benchmark with --assume-no-overflow: codpor 16,541 complete
 // traces against 15,988).
-func (x *explorer) plainBefore(i, k int, asleep map[PID]bool) []bool {
+func (x *explorer) plainBefore(i, k int, asleep map[interp.PID]bool) []bool {
 	before := make([]bool, k+1)
 	before[k] = true
 	for j := k - 1; j > i; j-- {
@@ -487,9 +488,9 @@ func (x *explorer) plainBefore(i, k int, asleep map[PID]bool) []bool {
 // processes sleep there too: reversal adds them (wakeupTree.leftOf), for
 // the path the sequence takes. Counting every process of the tree instead
 // took DBP(12) back to over 249k states with codpor-ob cut at 60 s.
-func (x *explorer) maySleep(i int) map[PID]bool {
+func (x *explorer) maySleep(i int) map[interp.PID]bool {
 	f := x.levels[i]
-	out := map[PID]bool{x.seq[i].pid: true}
+	out := map[interp.PID]bool{x.seq[i].pid: true}
 	for _, sl := range f.sleep {
 		if len(sl.seq) == 1 {
 			out[sl.seq[0].pid] = true
@@ -625,7 +626,7 @@ func (x *explorer) reversible(i, k int) bool {
 // enabledAfter reports whether process pid exists and is enabled after the
 // next events of the processes u run from s[seq[:i]], in order (false if
 // one of them cannot run). The state is left as it was.
-func (x *explorer) enabledAfter(i int, u []PID, pid PID) bool {
+func (x *explorer) enabledAfter(i int, u []interp.PID, pid interp.PID) bool {
 	ok := false
 	x.detour(i, false, func() {
 		if _, ran := x.steps(u); !ran {
@@ -639,7 +640,7 @@ func (x *explorer) enabledAfter(i int, u []PID, pid PID) bool {
 
 // notdepPIDs returns the processes of notdep(e, E), e = seq[i], the race
 // being with seq[k], in order.
-func (x *explorer) notdepPIDs(i, k int) []PID { return x.pidsAt(x.notdep(i, k)) }
+func (x *explorer) notdepPIDs(i, k int) []interp.PID { return x.pidsAt(x.notdep(i, k)) }
 
 // disabler returns, for the algorithms with observers (see unreversible),
 // for a race of e = seq[i] with e' = seq[k] that cannot
@@ -806,14 +807,14 @@ func (x *explorer) pastWriters(i int, n *event, pos []int, k int) ([]*event, boo
 
 // guardReads are the locations the await guard of ev's block may read: the
 // block's static reads (they include the guard's).
-func (x *explorer) guardReads(ev *event) []Loc {
+func (x *explorer) guardReads(ev *event) []interp.Loc {
 	r, _ := x.staticSets(ev.block)
 	return r
 }
 
 // nextEvent is the next event of process pid as a wakeup tree node before
 // it runs: its block, with its sets (see explorer.sets).
-func (x *explorer) nextEvent(pid PID) *event {
+func (x *explorer) nextEvent(pid interp.PID) *event {
 	i := x.procIndex(pid)
 	p := x.st.Procs[i]
 	r, w := x.sets(p)
@@ -832,13 +833,13 @@ func (x *explorer) errorWakeups(k int) {
 	e := x.seq[k]
 	again := x.staticEvent(e)
 	again.err = e.err
-	var others []PID
+	var others []interp.PID
 	for n := x.enabled.first(); n != nil; n = n.next[0] {
 		if n.pid != e.pid {
 			others = append(others, n.pid)
 		}
 	}
-	slices.SortFunc(others, PID.Compare)
+	slices.SortFunc(others, interp.PID.Compare)
 	for _, pid := range others {
 		x.insertWUT(k, []*event{x.nextEvent(pid), again})
 	}
@@ -867,7 +868,7 @@ func (x *explorer) forceCovered(f *level) bool {
 	if !x.info.Observers || !x.opts.ObserveFinal || x.check == nil {
 		return false
 	}
-	var covered []PID
+	var covered []interp.PID
 	for n := x.enabled.first(); n != nil; n = n.next[0] {
 		if f.covered(n.pid) && !f.done.has(n.pid) && !f.forced.has(n.pid) {
 			covered = append(covered, n.pid)

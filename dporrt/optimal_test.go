@@ -12,6 +12,7 @@ import (
 	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -33,18 +34,18 @@ import (
 
 // tevent is an executed event as the oracle sees it.
 type tevent struct {
-	pid     PID
+	pid     interp.PID
 	rank    int      // its position among its process's events, from 1
 	reads   []string // locations, by name
 	writes  []string
-	spawned []PID
+	spawned []interp.PID
 	err     bool
 	hb      []bool // hb[j]: event j of the trace happens before this one
 }
 
 // observe makes the oracle's event of ev, which process pid ran after the
 // trace's events; spawned are the ids of the processes ev created.
-func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawned []PID, pre []int64) *tevent {
+func observe(m *interp.Machine, dep DepMode, trace []*tevent, pid interp.PID, ev *interp.Event, spawned []interp.PID, pre []int64) *tevent {
 	e := &tevent{pid: pid, rank: 1, spawned: spawned, err: ev.Err != nil}
 	for _, p := range trace {
 		if p.pid == pid {
@@ -56,11 +57,11 @@ func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawn
 		e.writes = staticNames(m, ev.Block, ev.Block.Writes, true, pre)
 	} else {
 		r, w := newExplorer(m, Options{Dep: Locals}).localSets(ev.Block, pre)
-		e.reads, e.writes = locNames(m, r), locNames(m, w)
+		e.reads, e.writes = m.LocNames(r), m.LocNames(w)
 		if len(r) == 1 && r[0] >= 0 && ev.Err == nil && slices.Contains(w, r[0]) && !slices.Contains(ev.Writes, r[0]) {
 			// An event that reads one location and did not write it
 			// only reads it: a failed compare-and-swap.
-			e.writes = locNames(m, slices.DeleteFunc(slices.Clone(w), func(l Loc) bool { return l == r[0] }))
+			e.writes = m.LocNames(slices.DeleteFunc(slices.Clone(w), func(l interp.Loc) bool { return l == r[0] }))
 		}
 	}
 	// Happens-before: every earlier event e depends on, and everything
@@ -83,28 +84,28 @@ func observe(m *Machine, dep DepMode, trace []*tevent, pid PID, ev *Event, spawn
 // dependency: a global by its name, or an array whose cells the machine
 // tells apart by its cells: those its fixed indices in b take, when all of
 // them are in bounds, else every one.
-func staticNames(m *Machine, b *lang.Block, vs []*lang.Var, write bool, pre []int64) []string {
+func staticNames(m *interp.Machine, b *lang.Block, vs []*lang.Var, write bool, pre []int64) []string {
 	var out []string
 	for _, v := range vs {
 		if v.Kind != lang.Global {
 			continue
 		}
-		if !m.cells[v.Index] {
+		if !splitArrays(m.Prog, Static)[v.Index] {
 			out = append(out, v.Name)
 			continue
 		}
 		first, n := m.GlobalLocs(v)
-		cells := make([]Loc, n)
+		cells := make([]interp.Loc, n)
 		for c := range cells {
-			cells[c] = first + Loc(c)
+			cells[c] = first + interp.Loc(c)
 		}
 		if k := slices.IndexFunc(b.Cells, func(c lang.CellAccess) bool { return c.Array == v }); k >= 0 {
 			c := b.Cells[k]
-			var at []Loc // the cells of its reads, then of its writes
-			s := &State{m: m}
+			var at []interp.Loc // the cells of its reads, then of its writes
+			ev := m.IndexEval()
 			for _, e := range slices.Concat(c.Reads, c.Writes) {
-				if i := s.eval(e, &frame{locals: pre}); s.err == nil && i >= 0 && i < int64(n) {
-					at = append(at, first+Loc(i))
+				if i, ok := ev.Eval(e, pre); ok && i >= 0 && i < int64(n) {
+					at = append(at, first+interp.Loc(i))
 				}
 			}
 			if len(at) == len(c.Reads)+len(c.Writes) {
@@ -134,11 +135,11 @@ func conflict(a, b *tevent) bool {
 
 // run steps process i of st and returns the oracle's event (appended to
 // the trace) and the interpreter's.
-func run(st *State, dep DepMode, trace []*tevent, i int) ([]*tevent, *Event) {
+func run(st *interp.State, dep DepMode, trace []*tevent, i int) ([]*tevent, *interp.Event) {
 	pid := st.Procs[i].ID
 	pre := slices.Clone(st.Procs[i].Locals)
 	ev := st.Step(i)
-	var spawned []PID
+	var spawned []interp.PID
 	for _, c := range ev.Spawned {
 		spawned = append(spawned, st.Procs[c].ID)
 	}
@@ -150,13 +151,13 @@ func run(st *State, dep DepMode, trace []*tevent, i int) ([]*tevent, *Event) {
 // and keys each trace by its happens-before relation under the oracle's
 // dependency (see hbKey). A trace is complete when no process is enabled
 // or it ends in a runtime error.
-func classes(m *Machine, dep DepMode, bound int) (n int, ok bool) {
+func classes(m *interp.Machine, dep DepMode, bound int) (n int, ok bool) {
 	keys, ok := classKeys(m, dep, bound)
 	return len(keys), ok
 }
 
 // classKeys returns the keys of the Mazurkiewicz classes classes counts.
-func classKeys(m *Machine, dep DepMode, bound int) (map[string]bool, bool) {
+func classKeys(m *interp.Machine, dep DepMode, bound int) (map[string]bool, bool) {
 	st, rerr := m.Initial()
 	if rerr != nil {
 		return nil, false
@@ -199,7 +200,7 @@ func classKeys(m *Machine, dep DepMode, bound int) (map[string]bool, bool) {
 // algorithm algo explores on m under dep: each complete or failing leaf of
 // its recorded tree, run again on the interpreter. ok is false when the
 // tree did not fit in maxNodes.
-func exploredClasses(t *testing.T, m *Machine, algo Algorithm, dep DepMode, maxNodes int) (map[string]bool, bool) {
+func exploredClasses(t *testing.T, m *interp.Machine, algo Algorithm, dep DepMode, maxNodes int) (map[string]bool, bool) {
 	t.Helper()
 	tree := &Tree{MaxNodes: maxNodes}
 	if _, err := Explore(m, Options{Algo: algo, Dep: dep, Tree: tree}); err != nil {
@@ -213,7 +214,7 @@ func exploredClasses(t *testing.T, m *Machine, algo Algorithm, dep DepMode, maxN
 		if node.Kind != NodeComplete && node.Kind != NodeError {
 			continue
 		}
-		var steps []Step
+		var steps []interp.Step
 		for a := n; a > 0; a = tree.Nodes[a].Parent {
 			steps = append(steps, tree.Nodes[a].Step)
 		}
@@ -251,7 +252,7 @@ func hbKey(trace []*tevent) string {
 // with the explorer's stepping and compares the happens-before relation of
 // its vector clocks, and each event's rank in its process, with the
 // oracle's.
-func checkClocks(t *testing.T, name string, m *Machine, dep DepMode, bound int) {
+func checkClocks(t *testing.T, name string, m *interp.Machine, dep DepMode, bound int) {
 	t.Helper()
 	x := newExplorer(m, Options{Algo: DFS, Dep: dep})
 	st, rerr := m.Initial()
@@ -271,7 +272,7 @@ func checkClocks(t *testing.T, name string, m *Machine, dep DepMode, bound int) 
 			ev, spawned := x.step(pid, true)
 			k := len(x.seq) - 1
 			x.clock(k)
-			ids := make([]PID, len(spawned))
+			ids := make([]interp.PID, len(spawned))
 			for c, pi := range spawned {
 				ids[c] = x.st.Procs[pi].ID
 			}
@@ -304,7 +305,7 @@ func checkClocks(t *testing.T, name string, m *Machine, dep DepMode, bound int) 
 // error disables every process (the papers assume no disabling); it always
 // uses the static dependency, so it is compared under that one only. The
 // explorer's vector clocks are checked against the oracle's closure too.
-func checkOptimal(t *testing.T, name string, m *Machine, dep DepMode) bool {
+func checkOptimal(t *testing.T, name string, m *interp.Machine, dep DepMode) bool {
 	t.Helper()
 	n, ok := classes(m, dep, 200000)
 	if !ok {
@@ -336,7 +337,7 @@ func info(a Algorithm) Info {
 func TestOptimalTestdata(t *testing.T) {
 	for _, name := range []string{"../testdata/fig1", "../testdata/mix", "../testdata/arrays", "../testdata/cas",
 		"testdata/regress/cas-wakeup-sets", "testdata/regress/cas-wakeup-class"} {
-		m, err := New(testprog.File(t, name+".blk"), nil)
+		m, err := interp.New(testprog.File(t, name+".blk"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,7 +369,7 @@ func TestOptimalRandom(t *testing.T) {
 	checked := 0
 	for seed := first; seed <= last; seed++ {
 		src := progen.Generate(seed, awaitFree)
-		m, err := New(testprog.Source(t, src), nil)
+		m, err := interp.New(testprog.Source(t, src), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -396,7 +397,7 @@ func TestOptimalRandom(t *testing.T) {
 // after both): q.p.r is covered too and stops at q.p (state 6), 1 complete
 // trace.
 func TestISSTA19ContextSensitive(t *testing.T) {
-	m, err := New(testprog.File(t, "../testdata/issta19.blk"), nil)
+	m, err := interp.New(testprog.File(t, "../testdata/issta19.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,7 +480,7 @@ func treeText(t *Tree) string {
 // observed and only one of r.p.q and r.q.p is explored, 5 traces in 13
 // states; a virtual last event that reads x (ObserveFinal) brings back 6.
 func TestISSTA19Example(t *testing.T) {
-	m, err := New(testprog.File(t, "../testdata/issta19.blk"), nil)
+	m, err := interp.New(testprog.File(t, "../testdata/issta19.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -546,11 +547,11 @@ func TestClassesCovered(t *testing.T) {
 	files, _ := filepath.Glob("testdata/regress/*.blk")
 	type program struct {
 		name string
-		m    *Machine
+		m    *interp.Machine
 	}
 	var progs []program
 	for _, f := range files {
-		m, err := New(testprog.File(t, f), nil)
+		m, err := interp.New(testprog.File(t, f), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -559,7 +560,7 @@ func TestClassesCovered(t *testing.T) {
 	first, last := testsize.Seeds(40, 120)
 	for seed := first; seed <= last; seed++ {
 		src := progen.Generate(seed, progen.Default())
-		m, err := New(testprog.Source(t, src), nil)
+		m, err := interp.New(testprog.Source(t, src), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -603,7 +604,7 @@ func TestClassesCovered(t *testing.T) {
 // their classes (exploredClasses): 9,216 distinct ones.
 func TestFastMutex(t *testing.T) {
 	const classes = 9216
-	m, err := New(testprog.File(t, "testdata/fast-mutex.blk"), nil)
+	m, err := interp.New(testprog.File(t, "testdata/fast-mutex.blk"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,7 +665,7 @@ func TestLiteratureCounts(t *testing.T) {
 		}{"../testdata/bench/indexer.blk", map[string]int64{"N": 13}, 64})
 	}
 	for _, c := range cases {
-		m, err := New(testprog.File(t, c.file), c.params)
+		m, err := interp.New(testprog.File(t, c.file), c.params)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,5 +1,6 @@
 package dporrt
 
+import "github.com/icgen/icgen/interp"
 import "slices"
 
 // pidSet is a set of processes ordered by id (PID.Compare), with their
@@ -14,7 +15,7 @@ type pidSet struct {
 }
 
 type psNode struct {
-	pid  PID
+	pid  interp.PID
 	proc int
 	next []*psNode
 }
@@ -24,18 +25,18 @@ const psMaxLevel = 32
 // pidBag is a set of ids: a slice while small (most levels explore one or
 // two processes), a map past that.
 type pidBag struct {
-	list []PID
-	m    map[PID]bool
+	list []interp.PID
+	m    map[interp.PID]bool
 }
 
-func (b *pidBag) has(p PID) bool {
+func (b *pidBag) has(p interp.PID) bool {
 	if b.m != nil {
 		return b.m[p]
 	}
 	return slices.Contains(b.list, p)
 }
 
-func (b *pidBag) add(p PID) {
+func (b *pidBag) add(p interp.PID) {
 	switch {
 	case b.m != nil:
 		b.m[p] = true
@@ -44,7 +45,7 @@ func (b *pidBag) add(p PID) {
 			b.list = append(b.list, p)
 		}
 	default:
-		b.m = map[PID]bool{p: true}
+		b.m = map[interp.PID]bool{p: true}
 		for _, q := range b.list {
 			b.m[q] = true
 		}
@@ -63,7 +64,7 @@ func (s *pidSet) first() *psNode {
 
 // after returns the node of the smallest id greater than pid, nil when
 // there is none.
-func (s *pidSet) after(pid PID) *psNode {
+func (s *pidSet) after(pid interp.PID) *psNode {
 	if len(s.head.next) == 0 {
 		return nil
 	}
@@ -77,8 +78,8 @@ func (s *pidSet) after(pid PID) *psNode {
 }
 
 // pids returns the ids in order.
-func (s *pidSet) pids() []PID {
-	out := make([]PID, 0, s.n)
+func (s *pidSet) pids() []interp.PID {
+	out := make([]interp.PID, 0, s.n)
 	for n := s.first(); n != nil; n = n.next[0] {
 		out = append(out, n.pid)
 	}
@@ -86,7 +87,7 @@ func (s *pidSet) pids() []PID {
 }
 
 // find fills prev with, at each level, the last node before pid.
-func (s *pidSet) find(pid PID, prev *[psMaxLevel]*psNode) {
+func (s *pidSet) find(pid interp.PID, prev *[psMaxLevel]*psNode) {
 	x := &s.head
 	for l := len(s.head.next) - 1; l >= 0; l-- {
 		for x.next[l] != nil && x.next[l].pid.Compare(pid) < 0 {
@@ -97,7 +98,7 @@ func (s *pidSet) find(pid PID, prev *[psMaxLevel]*psNode) {
 }
 
 // insert adds pid (process proc); it does nothing if pid is there.
-func (s *pidSet) insert(pid PID, proc int) {
+func (s *pidSet) insert(pid interp.PID, proc int) {
 	var prev [psMaxLevel]*psNode
 	s.find(pid, &prev)
 	if len(s.head.next) > 0 {
@@ -130,7 +131,7 @@ func (s *pidSet) insert(pid PID, proc int) {
 }
 
 // remove removes pid; it does nothing if pid is not there.
-func (s *pidSet) remove(pid PID) {
+func (s *pidSet) remove(pid interp.PID) {
 	var prev [psMaxLevel]*psNode
 	s.find(pid, &prev)
 	if len(s.head.next) == 0 {

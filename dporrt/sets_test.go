@@ -10,152 +10,35 @@ import (
 	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
 // randomPIDs builds a random spawn tree of n ids (deep chains and wide
 // fans both), returned in creation order.
-func randomPIDs(m *Machine, r *rand.Rand, n int) []PID {
-	ids := []PID{m.PID(1)}
-	kids := map[PID]int32{{}: 1}
-	for len(ids) < n {
-		var parent PID
+func randomPIDs(m *interp.Machine, r *rand.Rand, n int) []interp.PID {
+	paths := [][]int32{{1}}
+	kids := map[int]int32{-1: 1} // by the parent's index in paths; -1 is init
+	for len(paths) < n {
+		parent := -1
 		switch r.IntN(3) {
 		case 0:
-			parent = ids[len(ids)-1] // deepen the last one
+			parent = len(paths) - 1 // deepen the last one
 		case 1:
-			parent = ids[r.IntN(len(ids))]
-		default: // init's spawns: the root
+			parent = r.IntN(len(paths))
 		}
 		kids[parent]++
-		ids = append(ids, m.pids.child(parent, kids[parent]))
+		var path []int32
+		if parent >= 0 {
+			path = slices.Clone(paths[parent])
+		}
+		paths = append(paths, append(path, kids[parent]))
+	}
+	ids := make([]interp.PID, n)
+	for i, p := range paths {
+		ids[i] = m.PID(p...)
 	}
 	return ids
-}
-
-// TestPIDInterning checks interning (same path, same PID), the path accessors, the
-// text round trip, and Compare against comparing the paths.
-func TestPIDInterning(t *testing.T) {
-	t.Parallel()
-	m := newMachine(t, `proc p() { }`, nil)
-	r := rand.New(rand.NewPCG(1, 2))
-	ids := randomPIDs(m, r, 400)
-	for _, p := range ids {
-		path := p.Path()
-		if q := m.PID(path...); q != p {
-			t.Fatalf("PID(%v) = %s, not the interned %s", path, q, p)
-		}
-		q, err := m.ParsePID(p.String())
-		if err != nil || q != p {
-			t.Fatalf("ParsePID(%q) = %s, %v", p.String(), q, err)
-		}
-		if p.Depth() != len(path) || p.Last() != path[len(path)-1] || !slices.Equal(p.Parent().Path(), path[:len(path)-1]) {
-			t.Fatalf("%s: depth %d, last %d, parent %s", p, p.Depth(), p.Last(), p.Parent())
-		}
-	}
-	for i := 0; i < 20000; i++ {
-		a, b := ids[r.IntN(len(ids))], ids[r.IntN(len(ids))]
-		if got, want := a.Compare(b), slices.Compare(a.Path(), b.Path()); got != want {
-			t.Fatalf("Compare(%s, %s) = %d, want %d", a, b, got, want)
-		}
-	}
-	// Ids of another machine compare by path too, and are not ==.
-	other := newMachine(t, `proc p() { }`, nil)
-	for _, p := range ids[:50] {
-		q := other.PID(p.Path()...)
-		if q == p || q.Compare(p) != 0 {
-			t.Fatalf("%s of another machine: == %v, Compare %d", p, q == p, q.Compare(p))
-		}
-		for _, s := range ids[:50] {
-			if got, want := q.Compare(s), slices.Compare(q.Path(), s.Path()); got != want {
-				t.Fatalf("Compare(%s, %s) across machines = %d, want %d", q, s, got, want)
-			}
-		}
-	}
-	// An index far past the spawned ones (written by hand) is interned
-	// too, and the spawns that reach it later get the same id.
-	far := m.PID(3, 1<<30)
-	if m.PID(3, 1<<30) != far || far.String() != "3.1073741824" {
-		t.Errorf("far id %s is not interned", far)
-	}
-	mid := m.PID(4, 100)
-	for k := int32(1); k <= 120; k++ {
-		if p := m.pids.child(m.PID(4), k); k == 100 && p != mid || p.Last() != k {
-			t.Fatalf("spawn %d of 4 is %s", k, p)
-		}
-	}
-	for _, bad := range []string{"", "1.", "0", "1.-2", "x", "1..2"} {
-		if _, err := m.ParsePID(bad); err == nil {
-			t.Errorf("ParsePID(%q) succeeded", bad)
-		}
-	}
-}
-
-// TestPIDDeep checks that a chain 100000 deep costs no more than its
-// nodes: making it, comparing its ends and siblings deep down.
-func TestPIDDeep(t *testing.T) {
-	t.Parallel()
-	m := newMachine(t, `proc p() { }`, nil)
-	p := PID{}
-	var chain []PID
-	for i := 0; i < 100000; i++ {
-		p = m.pids.child(p, 1)
-		chain = append(chain, p)
-	}
-	sib := m.pids.child(chain[len(chain)-2], 2) // 1.1....1.2
-	cases := []struct {
-		a, b PID
-		want int
-	}{
-		{chain[0], chain[len(chain)-1], -1},
-		{chain[len(chain)-1], chain[0], +1},
-		{chain[len(chain)-1], sib, -1},
-		{sib, chain[50000], +1},
-		{m.PID(2), chain[len(chain)-1], +1},
-	}
-	for _, c := range cases {
-		if got := c.a.Compare(c.b); got != c.want {
-			t.Errorf("Compare(depth %d, depth %d) = %d, want %d", c.a.Depth(), c.b.Depth(), got, c.want)
-		}
-	}
-}
-
-// TestProcSet checks the set against a sorted slice under random adds and
-// removes, with room to grow.
-func TestProcSet(t *testing.T) {
-	t.Parallel()
-	r := rand.New(rand.NewPCG(3, 4))
-	var s ProcSet
-	in := map[int]bool{}
-	for step := 0; step < 20000; step++ {
-		i := r.IntN(1 + step/4)
-		if r.IntN(3) == 0 {
-			s.Remove(i)
-			delete(in, i)
-		} else {
-			s.Add(i)
-			in[i] = true
-		}
-		if step%97 != 0 {
-			continue
-		}
-		var want []int
-		for j := range in {
-			want = append(want, j)
-		}
-		slices.Sort(want)
-		if got := s.All(); !slices.Equal(got, want) || s.Len() != len(want) {
-			t.Fatalf("step %d: set %v (len %d), want %v", step, got, s.Len(), want)
-		}
-		for k, j := range want {
-			if got := s.At(k); got != j {
-				t.Fatalf("step %d: At(%d) = %d, want %d", step, k, got, j)
-			}
-			if !s.Has(j) || s.Has(-1) {
-				t.Fatalf("step %d: Has is wrong", step)
-			}
-		}
-	}
 }
 
 // TestPIDSet checks the explorer's ordered set against a sorted slice.
@@ -165,7 +48,7 @@ func TestPIDSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	ids := randomPIDs(m, r, 300)
 	var s pidSet
-	in := map[PID]int{}
+	in := map[interp.PID]int{}
 	for step := 0; step < 5000; step++ {
 		k := r.IntN(len(ids))
 		if r.IntN(2) == 0 {
@@ -175,11 +58,11 @@ func TestPIDSet(t *testing.T) {
 			s.insert(ids[k], k)
 			in[ids[k]] = k
 		}
-		var want []PID
+		var want []interp.PID
 		for p := range in {
 			want = append(want, p)
 		}
-		slices.SortFunc(want, PID.Compare)
+		slices.SortFunc(want, interp.PID.Compare)
 		if got := s.pids(); !slices.Equal(got, want) || s.n != len(want) {
 			t.Fatalf("step %d: %v, want %v", step, got, want)
 		}
@@ -189,7 +72,7 @@ func TestPIDSet(t *testing.T) {
 			}
 		}
 		q := ids[r.IntN(len(ids))]
-		var want2 PID
+		var want2 interp.PID
 		found := false
 		for _, p := range want {
 			if p.Compare(q) > 0 {
@@ -269,13 +152,13 @@ func TestVClock(t *testing.T) {
 // deadlocks, on which the enabled processes change in every way: the
 // example and regression programs, and generated ones (10 with -short, 40
 // without, more with ICGEN_SOAK=N: internal/testsize).
-func enabledPrograms(t *testing.T) map[string]*Machine {
+func enabledPrograms(t *testing.T) map[string]*interp.Machine {
 	t.Helper()
-	out := map[string]*Machine{}
+	out := map[string]*interp.Machine{}
 	files, _ := filepath.Glob("../testdata/*.blk")
 	regress, _ := filepath.Glob("../testdata/regress/*.blk")
 	for _, f := range append(files, regress...) {
-		m, err := New(testprog.File(t, f), nil)
+		m, err := interp.New(testprog.File(t, f), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,7 +173,7 @@ func enabledPrograms(t *testing.T) map[string]*Machine {
 
 // TestRunEnabled checks the enabled set Run keeps up to date from what each
 // event affected against a scan of every process, under random schedules;
-// and State.anyEnabled (is a process other than two enabled at a block of
+// and State.AnyEnabled (is a process other than two enabled at a block of
 // some set) against the same scan.
 func TestRunEnabled(t *testing.T) {
 	t.Parallel()
@@ -298,7 +181,7 @@ func TestRunEnabled(t *testing.T) {
 		for seed := uint64(1); seed <= 5; seed++ {
 			steps := 0
 			r := rand.New(rand.NewPCG(seed, 11))
-			check := func(st *State, enabled *ProcSet) int {
+			check := func(st *interp.State, enabled *interp.ProcSet) int {
 				want := st.EnabledProcs(nil)
 				if !slices.Equal(enabled.All(), want) {
 					t.Fatalf("%s, seed %d, step %d: enabled %v, want %v", name, seed, steps, enabled.All(), want)
@@ -310,8 +193,8 @@ func TestRunEnabled(t *testing.T) {
 					brute := slices.ContainsFunc(want, func(i int) bool {
 						return i != skip1 && i != skip2 && at(st.Procs[i].Point.Block)
 					})
-					if got := st.anyEnabled(at, skip1, skip2); got != brute {
-						t.Fatalf("%s, seed %d, step %d: anyEnabled(%x, %d, %d) = %v, want %v", name, seed, steps, mask, skip1, skip2, got, brute)
+					if got := st.AnyEnabled(at, skip1, skip2); got != brute {
+						t.Fatalf("%s, seed %d, step %d: AnyEnabled(%x, %d, %d) = %v, want %v", name, seed, steps, mask, skip1, skip2, got, brute)
 					}
 				}
 				steps++
@@ -334,11 +217,11 @@ func TestExploreEnabled(t *testing.T) {
 				levels := 0
 				check := func(x *explorer, depth int) {
 					levels++
-					var want []PID
+					var want []interp.PID
 					for _, i := range x.st.EnabledProcs(nil) {
 						want = append(want, x.st.Procs[i].ID)
 					}
-					slices.SortFunc(want, PID.Compare)
+					slices.SortFunc(want, interp.PID.Compare)
 					if got := x.enabled.pids(); !slices.Equal(got, want) {
 						t.Fatalf("%s, %s, dep %s, depth %d: enabled %v, want %v", name, algo, dep, depth, got, want)
 					}
@@ -367,7 +250,7 @@ func TestPIDBag(t *testing.T) {
 	m := newMachine(t, `proc p() { }`, nil)
 	ids := randomPIDs(m, rand.New(rand.NewPCG(9, 10)), 60)
 	var b pidBag
-	in := map[PID]bool{}
+	in := map[interp.PID]bool{}
 	for k, p := range ids {
 		for _, q := range ids {
 			if b.has(q) != in[q] {
@@ -403,7 +286,7 @@ func TestMemoryBounds(t *testing.T) {
 					case depth == 0 && room == "none":
 						x.finalLimit, x.snapLimit = 0, 0
 					case depth == 0:
-						x.snapLimit = 2 * x.st.size()
+						x.snapLimit = 2 * x.st.Size()
 					}
 					over = over || x.snapBytes+x.freeBytes > x.snapLimit
 				})

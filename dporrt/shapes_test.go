@@ -9,6 +9,7 @@ import (
 	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -35,7 +36,7 @@ func TestDifferentialShapes(t *testing.T) {
 	ran, counted := 0, 0
 	for seed := first; seed <= last; seed++ {
 		src := progen.Generate(seed, progen.Shapes())
-		m, err := New(testprog.Source(t, src), nil)
+		m, err := interp.New(testprog.Source(t, src), nil)
 		if err != nil {
 			continue // an init that fails
 		}
@@ -65,7 +66,7 @@ func TestDifferentialShapes(t *testing.T) {
 // blocks makes it explore sleep-set-blocked traces, never two complete
 // traces of one class). It reports false, checking nothing, where the
 // program is too big to count.
-func checkClasses(t *testing.T, name string, m *Machine) bool {
+func checkClasses(t *testing.T, name string, m *interp.Machine) bool {
 	t.Helper()
 	want, ok := classKeys(m, Static, 100000)
 	if !ok {
@@ -130,7 +131,7 @@ func TestMutantsRegress(t *testing.T) {
 				if errs != nil {
 					continue // a use of a deleted local, a literal out of range
 				}
-				m, err := New(prog, nil)
+				m, err := interp.New(prog, nil)
 				if err != nil {
 					continue // an init that fails
 				}

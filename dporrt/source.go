@@ -2,6 +2,8 @@ package dporrt
 
 import (
 	"slices"
+
+	"github.com/icgen/icgen/interp"
 )
 
 // This file holds the source loop (Source-DPOR, POPL'14 / JACM'17 Alg. 1,
@@ -17,10 +19,10 @@ type level struct {
 	// listed ones, in id order: dfs explores every process, and a runtime
 	// error disables every other one (see errorRaces); listing them would
 	// take memory in proportion to the processes at every level.
-	back       []PID
+	back       []interp.PID
 	allAwake   bool
 	allEnabled bool
-	cursor     PID // the last process allAwake or allEnabled gave (see next)
+	cursor     interp.PID // the last process allAwake or allEnabled gave (see next)
 	cursorSet  bool
 	asleep0    int    // len(sleep) when the level was entered
 	depth      int    // len(E)
@@ -38,7 +40,7 @@ type level struct {
 	wut *wut
 	// snap is a copy of the state at this level, for the detours of
 	// csdpor and cdpor (see detour); nil until a race needs it.
-	snap     *State
+	snap     *interp.State
 	snapSize int
 	dnd      int // the byState sequences of sleep
 	// forced holds the covered processes whose races the optimal loop
@@ -46,7 +48,7 @@ type level struct {
 	forced pidBag
 	// skipped lists the processes covered here that a reversal chose to
 	// start with since the loop last looked (csdpor; see updateBack).
-	skipped []PID
+	skipped []interp.PID
 	// changed lists the processes whose enabledness the event into E
 	// changed (their enHist entries at this level).
 	changed []int
@@ -66,9 +68,9 @@ type sleeper struct {
 }
 
 // asleep reports whether process pid is asleep at the level.
-func (f *level) asleep(pid PID) bool { return asleepIn(f.sleep, pid) }
+func (f *level) asleep(pid interp.PID) bool { return asleepIn(f.sleep, pid) }
 
-func asleepIn(sleep []sleeper, pid PID) bool {
+func asleepIn(sleep []sleeper, pid interp.PID) bool {
 	for _, x := range sleep {
 		if len(x.seq) == 1 && x.seq[0].pid == pid {
 			return true
@@ -78,7 +80,7 @@ func asleepIn(sleep []sleeper, pid PID) bool {
 }
 
 // inBack reports whether process pid (index proc) is in f's back set.
-func (x *explorer) inBack(f *level, pid PID, proc int) bool {
+func (x *explorer) inBack(f *level, pid interp.PID, proc int) bool {
 	if slices.Contains(f.back, pid) {
 		return true
 	}
@@ -93,14 +95,14 @@ func (x *explorer) inBack(f *level, pid PID, proc int) bool {
 // for come in id order, so the search goes on from the last one they gave:
 // one skipped (done or asleep) stays so. The enabled processes are those of
 // f, the level the exploration is at.
-func (x *explorer) next(f *level) (PID, bool) {
+func (x *explorer) next(f *level) (interp.PID, bool) {
 	for _, p := range f.back {
 		if !f.done.has(p) && !f.asleep(p) {
 			return p, true
 		}
 	}
 	if !f.allAwake && !f.allEnabled {
-		return PID{}, false
+		return interp.PID{}, false
 	}
 	n := x.enabled.first()
 	if f.cursorSet {
@@ -112,18 +114,18 @@ func (x *explorer) next(f *level) (PID, bool) {
 			return n.pid, true
 		}
 	}
-	return PID{}, false
+	return interp.PID{}, false
 }
 
 // awake returns the process with the smallest id among those enabled at
 // the current level and not asleep in f; false when there is none.
-func (x *explorer) awake(f *level) (PID, bool) {
+func (x *explorer) awake(f *level) (interp.PID, bool) {
 	for n := x.enabled.first(); n != nil; n = n.next[0] {
 		if !f.asleep(n.pid) {
 			return n.pid, true
 		}
 	}
-	return PID{}, false
+	return interp.PID{}, false
 }
 
 // source explores from the current level, depth, with back sets and sleep
@@ -166,7 +168,7 @@ func (x *explorer) source(depth int) {
 		// here are unknown: explore every other process.
 		f.allAwake = true
 	} else {
-		f.back = []PID{first}
+		f.back = []interp.PID{first}
 	}
 	for {
 		x.forceSkipped(f)
@@ -246,9 +248,9 @@ func (x *explorer) childSleep(f *level, ev *event) []sleeper {
 // touched (State.touching), so no other is looked at.
 func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) {
 	last := x.seq[k]
-	x.touched = x.st.touching(last.reads, last.writes, x.touched[:0])
+	x.touched = x.st.Touching(last.reads, last.writes, x.touched[:0])
 	slices.Sort(x.touched)
-	x.blocked = x.st.affected(last.proc, spawned, last.writes, x.blocked[:0])
+	x.blocked = x.st.Affected(last.proc, spawned, last.writes, x.blocked[:0])
 	x.blocked = append(x.blocked, x.touched...)
 	slices.Sort(x.blocked)
 	cands := slices.Compact(x.blocked)
@@ -259,7 +261,7 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 		}
 		ev := &event{proc: i, pid: p.ID, block: p.Point.Block, virtual: true, blocked: true}
 		r, w := x.sets(p)
-		ev.reads, ev.sets = r, &[2][]Loc{r, w}
+		ev.reads, ev.sets = r, &[2][]interp.Loc{r, w}
 		if _, touched := slices.BinarySearch(x.touched, i); !touched && last.proc != i && !x.enabledAt(i, k) && !x.dependent(last, ev) {
 			continue
 		}
@@ -352,7 +354,7 @@ func (x *explorer) updateBack(i, k int) {
 	v = append(v, x.seq[k])
 	f := x.levels[i]
 	var initials []*event
-	seen := map[PID]bool{}
+	seen := map[interp.PID]bool{}
 	for a, ev := range v {
 		if seen[ev.pid] {
 			continue
@@ -428,7 +430,7 @@ func (x *explorer) updateBack(i, k int) {
 // constraint of their pair shows uniformly independent of it at f (U⇒:
 // they commute wherever they meet from there), as cdpor's happens-before
 // does not order them either.
-func (x *explorer) wokenBy(i int, pid PID, before []*event) bool {
+func (x *explorer) wokenBy(i int, pid interp.PID, before []*event) bool {
 	f := x.levels[i]
 	asleep := false
 	for _, sl := range f.sleep {

@@ -1,5 +1,7 @@
 package dporrt
 
+import "github.com/icgen/icgen/interp"
+
 // NodeKind says how a node of an exploration [Tree] ends.
 type NodeKind int
 
@@ -32,10 +34,10 @@ type Tree struct {
 
 // TreeNode is a state of the tree.
 type TreeNode struct {
-	Parent int      // index of the parent node; -1 for the root
-	Step   Step     // the event from the parent (zero for the root)
-	Kind   NodeKind // how the node ends
-	Asleep []string // processes (proc#id) enabled here but asleep
+	Parent int         // index of the parent node; -1 for the root
+	Step   interp.Step // the event from the parent (zero for the root)
+	Kind   NodeKind    // how the node ends
+	Asleep []string    // processes (proc#id) enabled here but asleep
 	// Covered are processes enabled here and not explored because a
 	// don't-do sequence covers them (odpor-cs, odpor-cs-ob): their runs
 	// end where explored ones do.
@@ -45,7 +47,7 @@ type TreeNode struct {
 
 // treeNode adds a node under parent and returns its index, or -1 when the
 // tree is full (or not recorded, or parent was not recorded).
-func (x *explorer) treeNode(parent int, step Step) int {
+func (x *explorer) treeNode(parent int, step interp.Step) int {
 	t := x.opts.Tree
 	if t == nil || (parent < 0 && len(t.Nodes) > 0) {
 		return -1
@@ -63,7 +65,7 @@ func (x *explorer) treeNode(parent int, step Step) int {
 }
 
 // treeLeave records what the exploration left unexplored at a node.
-func (x *explorer) treeLeave(node int, f *level, enabled []PID) {
+func (x *explorer) treeLeave(node int, f *level, enabled []interp.PID) {
 	if node < 0 {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // TestTree checks the recorded tree against the counts of the exploration
@@ -15,7 +16,7 @@ func TestTree(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.blk")
 	small := map[string]map[string]int64{"fib.blk": {"N": 3}, "prodcons.blk": {"ITEMS": 1, "SIZE": 1}}
 	for _, file := range append(files, "../testdata/regress/guard-error.blk") {
-		m, err := New(testprog.File(t, file), small[filepath.Base(file)])
+		m, err := interp.New(testprog.File(t, file), small[filepath.Base(file)])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +67,7 @@ func TestTree(t *testing.T) {
 		}
 	}
 	// Recording stops at MaxNodes.
-	m, _ := New(testprog.File(t, "../testdata/mix.blk"), nil)
+	m, _ := interp.New(testprog.File(t, "../testdata/mix.blk"), nil)
 	tree := &Tree{MaxNodes: 10}
 	Explore(m, Options{Algo: DFS, Tree: tree})
 	if len(tree.Nodes) != 10 || !tree.Truncated {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // TestBenchVariantCounts holds the counts RESULTS.md reads from the
@@ -20,7 +21,7 @@ func TestBenchVariantCounts(t *testing.T) {
 		if n > 0 { // 0: the program has no size
 			defs = map[string]int64{"N": n}
 		}
-		m, err := New(testprog.File(t, file), defs)
+		m, err := interp.New(testprog.File(t, file), defs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +96,7 @@ init {
   spawn reader();
 }
 `, n, r)
-				m, err := New(testprog.Source(t, src), nil)
+				m, err := interp.New(testprog.Source(t, src), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

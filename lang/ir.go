@@ -148,7 +148,7 @@ func lower(p *Program) {
 
 // invariantReads adds to a block's reads the globals of every invariant
 // that reads a global the block may write: the invariant is checked at the
-// end of such a block (package dporrt), so the check is part of it.
+// end of such a block (package interp), so the check is part of it.
 func invariantReads(p *Program, b *Block) {
 	reads := varSet{}
 	for _, v := range b.Reads {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // BenchmarkSynth synthesizes each testdata program with 1 and 2 workers and
@@ -47,7 +48,7 @@ func BenchmarkExploreCDPOR(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := dporrt.New(p, map[string]int64{"N": 4})
+	m, err := interp.New(p, map[string]int64{"N": 4})
 	if err != nil {
 		b.Fatal(err)
 	}

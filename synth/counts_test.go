@@ -7,6 +7,7 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/internal/progen"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkGeneratedCounts(b *testing.B) {
 			if errs != nil {
 				b.Fatalf("seed %d does not compile", seed)
 			}
-			m, err := dporrt.New(p, nil)
+			m, err := interp.New(p, nil)
 			if err != nil {
 				b.Fatalf("seed %d: %v", seed, err)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
@@ -80,7 +81,7 @@ func TestInvariantSynthesis(t *testing.T) {
 // the file's invariants, a constraint and the overflow guard hold.
 func checkSound(t *testing.T, p *lang.Program, f *ic.File) {
 	t.Helper()
-	m, err := dporrt.New(p, nil)
+	m, err := interp.New(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func checkSound(t *testing.T, p *lang.Program, f *ic.File) {
 			hits := 0
 			for tries := 0; hits < 300 && tries < 30000; tries++ {
 				st := s.state(a, b)
-				env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
+				env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
 				conds := []*ic.Expr{c.Expr}
 				for _, inv := range f.Invariants {
 					conds = append(conds, inv.Expr)
@@ -206,7 +207,7 @@ func TestDeclared(t *testing.T) {
 			}
 			t.Logf("counterexample %v", r.Counterexample)
 			st := counterexample(t, p, r)
-			env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
+			env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
 			if ok, err := r.Constraint.Expr.Holds(env); err != nil || !ok {
 				t.Fatalf("the condition does not hold in the counterexample %v", r.Counterexample)
 			}
@@ -218,7 +219,7 @@ func TestDeclared(t *testing.T) {
 }
 
 // counterexample builds the pair state of a refuted declaration.
-func counterexample(t *testing.T, p *lang.Program, r DeclaredResult) *dporrt.State {
+func counterexample(t *testing.T, p *lang.Program, r DeclaredResult) *interp.State {
 	t.Helper()
 	params := map[string]int64{}
 	for _, v := range r.Counterexample {
@@ -226,7 +227,7 @@ func counterexample(t *testing.T, p *lang.Program, r DeclaredResult) *dporrt.Sta
 			params[v.Sym.Param.Name] = v.Int
 		}
 	}
-	m, err := dporrt.New(p, params)
+	m, err := interp.New(p, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestDeclaredFile(t *testing.T) {
 	}
 	checkSound(t, p, f)
 	for _, z := range []int64{-2, -1, 0, 5} {
-		m, err := dporrt.New(p, map[string]int64{"z": z})
+		m, err := interp.New(p, map[string]int64{"z": z})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 )
 
 // codporBound are the programs of testdata/regress where codpor explored
@@ -33,7 +34,7 @@ func TestCDPORDifferential(t *testing.T) {
 			t.Parallel()
 			p := testprog.File(t, file)
 			ics := synthesized(t, file)
-			m, err := dporrt.New(p, small[filepath.Base(file)])
+			m, err := interp.New(p, small[filepath.Base(file)])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,8 +119,8 @@ func TestExample5(t *testing.T) {
 	t.Parallel()
 	p := testprog.File(t, "../testdata/fig1.blk")
 	ics := synthesized(t, "../testdata/fig1.blk")
-	m, _ := dporrt.New(p, nil)
-	m4, _ := dporrt.New(p, map[string]int64{"z": -1})
+	m, _ := interp.New(p, nil)
+	m4, _ := interp.New(p, map[string]int64{"z": -1})
 	if ok, why := m.OverflowFree(); !ok {
 		t.Fatalf("Fig. 1: no proof that no run overflows: %s", why)
 	}
@@ -170,7 +171,7 @@ func TestBenchPrograms(t *testing.T) {
 		{"dbp.blk", []int64{2, 3}, pow2},
 		{"bb.blk", []int64{2, 3, 5}, pow2},
 	} {
-		benchSizes(t, tc.file, tc.sizes, func(n int64, m *dporrt.Machine, ics *ic.File) {
+		benchSizes(t, tc.file, tc.sizes, func(n int64, m *interp.Machine, ics *ic.File) {
 			cd, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, AssumeNoOverflow: true})
 			if err != nil {
 				t.Fatal(err)
@@ -226,13 +227,13 @@ func TestBenchPrograms(t *testing.T) {
 
 // benchSizes compiles the benchmark program file of testdata/bench,
 // synthesizes its ICs, and calls check with the machine of each size.
-func benchSizes(t *testing.T, file string, sizes []int64, check func(n int64, m *dporrt.Machine, ics *ic.File)) {
+func benchSizes(t *testing.T, file string, sizes []int64, check func(n int64, m *interp.Machine, ics *ic.File)) {
 	t.Helper()
 	path := filepath.Join("../testdata/bench", file)
 	p := testprog.File(t, path)
 	ics := synthesized(t, path)
 	for _, n := range sizes {
-		m, err := dporrt.New(p, map[string]int64{"N": n})
+		m, err := interp.New(p, map[string]int64{"N": n})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +272,7 @@ func TestISSTABenchCodporOb(t *testing.T) {
 		{"fr.blk", []int64{2, 3}, nil},
 		{"lam.blk", []int64{2}, nil},
 	} {
-		benchSizes(t, tc.file, tc.sizes, func(n int64, m *dporrt.Machine, ics *ic.File) {
+		benchSizes(t, tc.file, tc.sizes, func(n int64, m *interp.Machine, ics *ic.File) {
 			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
 			for _, fin := range []bool{false, true} {
 				cs, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.ODPCSO, ObserveFinal: fin})

@@ -13,6 +13,7 @@ import (
 	"github.com/icgen/icgen/internal/golden"
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/ts"
 )
 
@@ -170,7 +171,7 @@ func TestExploreGolden(t *testing.T) {
 func goldenExplore(t *testing.T, pg goldenProgram, bound int) string {
 	path := filepath.Join("..", pg.path)
 	p := testprog.File(t, path)
-	m, err := dporrt.New(p, pg.params)
+	m, err := interp.New(p, pg.params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +213,7 @@ func goldenExplore(t *testing.T, pg goldenProgram, bound int) string {
 }
 
 // goldenParams prints the machine's params, or "-" without.
-func goldenParams(m *dporrt.Machine) string {
+func goldenParams(m *interp.Machine) string {
 	if s := m.ParamString(); s != "" {
 		return strings.ReplaceAll(s, " ", ",")
 	}
@@ -245,7 +246,7 @@ func goldenRow(r *dporrt.Result) string {
 // goldenState prints a final state as State.Equal compares it: the
 // globals, the live processes by procedure, point and live locals (not by
 // id), and the violations' sites.
-func goldenState(s *dporrt.State) string {
+func goldenState(s *interp.State) string {
 	m := s.Machine()
 	var procs []string
 	for _, p := range s.Procs {

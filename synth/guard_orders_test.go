@@ -10,6 +10,7 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -43,7 +44,7 @@ func TestGuardOrders(t *testing.T) {
 		}
 		for _, x := range starts {
 			start := map[string]int64{"x": x}
-			m, err := dporrt.New(p, start)
+			m, err := interp.New(p, start)
 			if err != nil {
 				t.Fatalf("x = %d: %v\n%s", x, err, src)
 			}
@@ -52,7 +53,7 @@ func TestGuardOrders(t *testing.T) {
 				t.Fatal(err)
 			}
 			runs++
-			if slices.ContainsFunc(oracle.Findings, func(f dporrt.Finding) bool { return f.Error != nil && f.Error.Kind == dporrt.ErrOverflow }) {
+			if slices.ContainsFunc(oracle.Findings, func(f dporrt.Finding) bool { return f.Error != nil && f.Error.Kind == interp.ErrOverflow }) {
 				overflows++
 			}
 			name := fmt.Sprintf("x = %d", x)
@@ -118,7 +119,7 @@ init {
 // traces than cdpor and odpor-cs, and codpor-ob no more than odpor-cs-ob:
 // met on these programs, not on every generated one (docs/algorithms.md,
 // codpor).
-func neverWorse(t *testing.T, name, src string, m *dporrt.Machine, ics *ic.File) {
+func neverWorse(t *testing.T, name, src string, m *interp.Machine, ics *ic.File) {
 	t.Helper()
 	traces := map[dporrt.Algorithm]int{}
 	for _, a := range []dporrt.Algorithm{dporrt.CDPOR, dporrt.ODPCS, dporrt.CODPOR, dporrt.ODPCSO, dporrt.CODPOB} {

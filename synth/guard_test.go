@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
@@ -148,7 +148,7 @@ func TestGuardFamilies(t *testing.T) {
 // checked: the orders must run without overflow to one state.
 func guardSamples(t *testing.T, p *lang.Program, f *ic.File) int {
 	t.Helper()
-	m, err := dporrt.New(p, nil)
+	m, err := interp.New(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func guardSamples(t *testing.T, p *lang.Program, f *ic.File) int {
 		hits := 0
 		for tries := 0; hits < samples() && tries < 50*samples(); tries++ {
 			st := s.state(a, b)
-			env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
+			env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
 			if pr.NoOverflow != nil {
 				if ok, err := pr.NoOverflow.Holds(env); err != nil || !ok {
 					continue
@@ -278,13 +278,13 @@ func BenchmarkGuardEval(b *testing.B) {
 				if pr.NoOverflow == nil {
 					b.Skip("no guard")
 				}
-				m, err := dporrt.New(p, nil)
+				m, err := interp.New(p, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
 				a := p.Block("p")
 				st := m.PairState(make([]int64, m.Locs()), a, make([]int64, len(a.Proc.Locals)), a, make([]int64, len(a.Proc.Locals)))
-				env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
+				env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1]}
 				b.ReportMetric(float64(len(pr.NoOverflow.String())), "guard-chars")
 				b.ResetTimer()
 				for b.Loop() {

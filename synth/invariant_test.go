@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/ts"
 )
 
@@ -45,7 +45,7 @@ func TestInvariantGuard(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				m, err := dporrt.New(p, nil)
+				m, err := interp.New(p, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -68,7 +68,7 @@ func TestInvariantGuard(t *testing.T) {
 						hits := 0
 						for tries := 0; hits < n && tries < 100*n; tries++ {
 							st := s.state(a, b)
-							env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
+							env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
 							if !allHold(t, env, conds) {
 								continue
 							}
@@ -92,7 +92,7 @@ func TestInvariantGuard(t *testing.T) {
 	}
 }
 
-func allHold(t *testing.T, env dporrt.ICEnv, conds []*ic.Expr) bool {
+func allHold(t *testing.T, env interp.ICEnv, conds []*ic.Expr) bool {
 	for _, c := range conds {
 		if ok, _ := holds(t, c, env); !ok {
 			return false

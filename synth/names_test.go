@@ -12,6 +12,7 @@ import (
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/z3"
+	"github.com/icgen/icgen/interp"
 )
 
 // identifierShapes are names a program may use that the SMT-LIB side
@@ -129,7 +130,7 @@ func synthText(t *testing.T, src string) string {
 		}
 		fmt.Fprintf(&b, "I(%s, %s') = {%s} %s exact=%v\n", pr.A, pr.B, strings.Join(cs, " , "), pr.Status, pr.Exact)
 	}
-	m, err := dporrt.New(p, nil)
+	m, err := interp.New(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -62,7 +63,7 @@ func TestPSNodes(t *testing.T) {
 			} else if ics, _, err = Run(context.Background(), p, Options{}); err != nil {
 				t.Fatal(err)
 			}
-			m, err := dporrt.New(p, map[string]int64{"N": int64(n)})
+			m, err := interp.New(p, map[string]int64{"N": int64(n)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/progen"
 	"github.com/icgen/icgen/internal/testsize"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -24,7 +25,7 @@ func runnable(src string) bool {
 	if errs != nil {
 		return false
 	}
-	_, err := dporrt.New(p, nil)
+	_, err := interp.New(p, nil)
 	return err == nil
 }
 
@@ -158,7 +159,7 @@ func randomDifferential(t *testing.T, name string, src string, edge func(*lang.P
 	if errs != nil {
 		t.Fatalf("%s does not compile:\n%s\n%s", name, errs.Format([]byte(src)), src)
 	}
-	m, err := dporrt.New(p, nil)
+	m, err := interp.New(p, nil)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -180,13 +181,13 @@ func randomDifferential(t *testing.T, name string, src string, edge func(*lang.P
 	if start == nil {
 		return true
 	}
-	me, err := dporrt.New(p, start)
+	me, err := interp.New(p, start)
 	if err != nil {
 		t.Fatalf("%s with %v: %v", name, start, err)
 	}
 	if oe, _ := dporrt.Explore(me, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000}); !oe.Cut {
 		edgeRuns.Add(1)
-		if slices.ContainsFunc(oe.Findings, func(f dporrt.Finding) bool { return f.Error != nil && f.Error.Kind == dporrt.ErrOverflow }) {
+		if slices.ContainsFunc(oe.Findings, func(f dporrt.Finding) bool { return f.Error != nil && f.Error.Kind == interp.ErrOverflow }) {
 			edgeOverflows.Add(1)
 		}
 		checkICAlgorithms(t, fmt.Sprintf("%s with %v", name, start), src, p, me, oe, ics)
@@ -200,7 +201,7 @@ var edgeRuns, edgeOverflows atomic.Int64
 
 // checkICAlgorithms is randomDifferential's check of every algorithm that
 // uses ICs on machine m of program p, against dfs's result oracle.
-func checkICAlgorithms(t *testing.T, name, src string, p *lang.Program, m *dporrt.Machine, oracle *dporrt.Result, ics *ic.File) {
+func checkICAlgorithms(t *testing.T, name, src string, p *lang.Program, m *interp.Machine, oracle *dporrt.Result, ics *ic.File) {
 	t.Helper()
 	// traces holds the complete traces of each run, by algorithm,
 	// dependency and ObserveFinal; bound returns them for algorithm a run

@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/icgen/icgen/allsat"
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/testprog"
 	"github.com/icgen/icgen/internal/testsize"
 	"github.com/icgen/icgen/internal/z3"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
@@ -31,7 +31,7 @@ func samples() int { return testsize.Count("ICGEN_SOUNDNESS_SAMPLES", 200, 1000)
 // neighbours, where overflow guards matter; and some repeat a value already
 // drawn for the state (aliasing: x == z at any magnitude, a[i] == i).
 type sampler struct {
-	m    *dporrt.Machine
+	m    *interp.Machine
 	rng  *rand.Rand
 	pool []int64 // values drawn for the current state
 	// edgy draws half the int values from edges instead of one in ten,
@@ -75,7 +75,7 @@ func (s *sampler) value(v *lang.Var) int64 {
 	return x
 }
 
-func (s *sampler) state(a, b *lang.Block) *dporrt.State {
+func (s *sampler) state(a, b *lang.Block) *interp.State {
 	s.pool = s.pool[:0]
 	store := make([]int64, s.m.Locs())
 	for _, g := range s.m.Prog.Globals {
@@ -96,7 +96,7 @@ func (s *sampler) state(a, b *lang.Block) *dporrt.State {
 
 // outcome runs first then second (process indices) and reports whether both
 // ran, error-free; the final state is returned.
-func outcome(st *dporrt.State, first, second int) (*dporrt.State, bool) {
+func outcome(st *interp.State, first, second int) (*interp.State, bool) {
 	for _, i := range []int{first, second} {
 		if !st.Enabled(i) {
 			return st, false
@@ -109,7 +109,7 @@ func outcome(st *dporrt.State, first, second int) (*dporrt.State, bool) {
 }
 
 // commute reports whether both orders run error-free and reach equal states.
-func commute(st *dporrt.State) (bool, string) {
+func commute(st *interp.State) (bool, string) {
 	ab, ok1 := outcome(st.Clone(), 0, 1)
 	ba, ok2 := outcome(st.Clone(), 1, 0)
 	switch {
@@ -121,7 +121,7 @@ func commute(st *dporrt.State) (bool, string) {
 	return true, ""
 }
 
-func holds(t *testing.T, c *ic.Expr, env dporrt.ICEnv) (bool, bool) {
+func holds(t *testing.T, c *ic.Expr, env interp.ICEnv) (bool, bool) {
 	ok, err := c.Holds(env)
 	if err != nil {
 		return false, false // not evaluable here (e.g. a loop function)
@@ -149,7 +149,7 @@ func TestSoundness(t *testing.T) {
 			t.Parallel()
 			p := testprog.File(t, file)
 			f := synthesized(t, file)
-			m, err := dporrt.New(p, nil)
+			m, err := interp.New(p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestSoundness(t *testing.T) {
 				a, b := p.Block(pr.A), p.Block(pr.B)
 				fm := encode.Build(encode.Merged, a, b, syms, p.Invariants...)
 				// Constraints speak of the states where the invariants hold.
-				invariant := func(env dporrt.ICEnv) bool {
+				invariant := func(env interp.ICEnv) bool {
 					for _, c := range f.Invariants {
 						if ok, _ := holds(t, c.Expr, env); !ok {
 							return false
@@ -188,7 +188,7 @@ func TestSoundness(t *testing.T) {
 					}
 					for tries := 0; hits < n && tries < limit; tries++ {
 						st := s.state(a, b)
-						env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
+						env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
 						ok, err := c.Expr.Holds(env)
 						if err != nil {
 							why = err
@@ -237,7 +237,7 @@ func TestSoundness(t *testing.T) {
 				// Exact: outside every constraint the pair must not commute.
 				for k := 0; k < n; k++ {
 					st := s.state(a, b)
-					env := dporrt.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
+					env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
 					any := false
 					for _, c := range pr.Constraints {
 						if ok, _ := holds(t, c.Expr, env); ok {

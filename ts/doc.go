@@ -22,7 +22,7 @@
 //
 // # Contracts
 //
-//   - The executor runs the same IR as the interpreter (package dporrt) and
+//   - The executor runs the same IR as the interpreter (package interp) and
 //     gives every construct the same meaning (DESIGN decision 1). Division
 //     and modulo are the language's truncated operations ([Div], [Mod]).
 //   - Paths that would raise a runtime error other than overflow (division

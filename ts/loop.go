@@ -19,7 +19,7 @@ import (
 // lang.MaxSteps, with no runtime error, overflow included, and no failed
 // assert) is a function ok(X) that every path through the loop requires:
 // every loop may run out of steps. The runtime evaluates these functions by
-// running the loop (dporrt.ICEnv.Apply). The loop belongs to proc's code,
+// running the loop (interp.ICEnv.Apply). The loop belongs to proc's code,
 // or to fn's when it is not nil (an inlined func's).
 func abstractLoop[T comparable](a algebra[T], site loopSite[T], prog *lang.Program, proc *lang.Proc, fn *lang.Func, abs map[string]bool, nodes []*lang.Node, n *lang.Node) {
 	owner, ownerLocals := proc.Name, proc.Locals

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/internal/testprog"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -188,8 +188,8 @@ func runSymbolic(t *testing.T, p *lang.Program) string {
 
 // initial runs init in the interpreter: the machine and the state it
 // leaves.
-func initial(t *testing.T, p *lang.Program) (*dporrt.Machine, *dporrt.State) {
-	m, err := dporrt.New(p, nil)
+func initial(t *testing.T, p *lang.Program) (*interp.Machine, *interp.State) {
+	m, err := interp.New(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func initial(t *testing.T, p *lang.Program) (*dporrt.Machine, *dporrt.State) {
 // initialValue is the value of the input symbol s in state init: a
 // param's, or a global's (an array as stores of its elements); nil for a
 // local.
-func initialValue(m *dporrt.Machine, init *dporrt.State, s *Sym) *Term {
+func initialValue(m *interp.Machine, init *interp.State, s *Sym) *Term {
 	switch {
 	case s.Kind == SymParam:
 		return Int(m.Param(s.Param))

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -76,7 +76,7 @@ type witnessOut struct {
 
 // runWitness builds the start state of a witness of the pair (a, b) in the
 // interpreter and runs both orders; it reports whether they end alike.
-func runWitness(t *testing.T, m *dporrt.Machine, a, b string, w witnessOut) (st *dporrt.State, alike bool) {
+func runWitness(t *testing.T, m *interp.Machine, a, b string, w witnessOut) (st *interp.State, alike bool) {
 	t.Helper()
 	vals := map[string]int64{}
 	for _, v := range w.Start {
@@ -88,7 +88,7 @@ func runWitness(t *testing.T, m *dporrt.Machine, a, b string, w witnessOut) (st 
 	}
 	store := make([]int64, m.Locs())
 	for l := range store {
-		store[l] = vals[m.LocName(dporrt.Loc(l))]
+		store[l] = vals[m.LocName(interp.Loc(l))]
 	}
 	ba, bb := m.Prog.Block(a), m.Prog.Block(b)
 	locals := func(bl *lang.Block, prime string) []int64 {
@@ -102,7 +102,7 @@ func runWitness(t *testing.T, m *dporrt.Machine, a, b string, w witnessOut) (st 
 	if !st.Enabled(0) || !st.Enabled(1) {
 		t.Fatalf("(%s, %s): a block is not enabled in the witness", a, b)
 	}
-	order := func(first, second int) (*dporrt.State, bool) {
+	order := func(first, second int) (*interp.State, bool) {
 		s := st.Clone()
 		if ev := s.Step(first); ev.Err != nil || !s.Enabled(second) {
 			return s, false
@@ -114,7 +114,7 @@ func runWitness(t *testing.T, m *dporrt.Machine, a, b string, w witnessOut) (st 
 	return st, ok1 && ok2 && ab.Equal(bA)
 }
 
-func fig1Machine(t *testing.T) *dporrt.Machine {
+func fig1Machine(t *testing.T) *interp.Machine {
 	src, err := os.ReadFile(fig1)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func fig1Machine(t *testing.T) *dporrt.Machine {
 	if errs != nil {
 		t.Fatal(errs)
 	}
-	m, err := dporrt.New(p, nil)
+	m, err := interp.New(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

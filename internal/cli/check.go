@@ -9,8 +9,8 @@ import (
 
 	"github.com/icgen/icgen/allsat"
 	"github.com/icgen/icgen/audit"
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/synth"
 	"github.com/spf13/cobra"
@@ -127,7 +127,7 @@ unreadable or stale IC file), 3 internal failure.`,
 // checkFile checks an IC file. Constraints from other sources (a program's
 // own declarations) go through the same audit.Checker.Check and are
 // reported by writeResult.
-func checkFile(ctx context.Context, m *dporrt.Machine, f *ic.File, opts audit.Options) (*audit.FileReport, error) {
+func checkFile(ctx context.Context, m *interp.Machine, f *ic.File, opts audit.Options) (*audit.FileReport, error) {
 	c, err := audit.NewChecker(m, f.Functions, opts)
 	if err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func checkFile(ctx context.Context, m *dporrt.Machine, f *ic.File, opts audit.Op
 // (audit.Checker), so an unsound one gets a witness confirmed by running
 // both orders; a claim the checker proves but synth.Declared does not
 // (no overflow guard could be given) stays unknown.
-func checkDeclared(ctx context.Context, m *dporrt.Machine, opts audit.Options) (*audit.FileReport, error) {
+func checkDeclared(ctx context.Context, m *interp.Machine, opts audit.Options) (*audit.FileReport, error) {
 	rs, err := synth.Declared(ctx, m.Prog, synth.Options{CheckTimeout: opts.CheckTimeout})
 	if err != nil {
 		return nil, err

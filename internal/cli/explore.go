@@ -15,6 +15,7 @@ import (
 	"github.com/icgen/icgen/audit"
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/synth"
 	"github.com/spf13/cobra"
 )
@@ -358,7 +359,7 @@ func consistentICs(l *loaded, path string, f *ic.File) error {
 		path, len(ms), map[bool]string{true: "y", false: "ies"}[len(ms) == 1], strings.Join(bad, "\n"), path, l.path)
 }
 
-func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) {
+func writeExplore(e *env, l *loaded, m *interp.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) {
 	w := e.stdout
 	params := ""
 	if ps := m.ParamString(); ps != "" {
@@ -424,7 +425,7 @@ func writeExplore(e *env, l *loaded, m *dporrt.Machine, opts dporrt.Options, r *
 	}
 }
 
-func exploreJSON(l *loaded, m *dporrt.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) any {
+func exploreJSON(l *loaded, m *interp.Machine, opts dporrt.Options, r *dporrt.Result, peak uint64) any {
 	type findingJSON struct {
 		Kind string `json:"kind"`
 		diagJSON
@@ -536,8 +537,8 @@ func wholeArrays(opts dporrt.Options) bool { return opts.WholeArrays }
 // does, not only its violations.
 // overflowFree reports whether the run used constraints without
 // --assume-no-overflow on a program no run of which can overflow (proven:
-// dporrt.Machine.OverflowFree), so that the overflow guards asked nothing.
-func overflowFree(m *dporrt.Machine, opts dporrt.Options) bool {
+// interp.Machine.OverflowFree), so that the overflow guards asked nothing.
+func overflowFree(m *interp.Machine, opts dporrt.Options) bool {
 	info, _ := dporrt.Lookup(opts.Algo)
 	if !info.NeedsICs || opts.AssumeNoOverflow {
 		return false

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/synth"
 )
@@ -115,7 +116,7 @@ func TestICFileMismatches(t *testing.T) {
 		if errs != nil {
 			t.Fatal(errs)
 		}
-		m, err := dporrt.New(p, nil)
+		m, err := interp.New(p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/icgen/icgen/dporrt"
 	"github.com/icgen/icgen/gofront"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/spf13/pflag"
 )
@@ -139,7 +139,7 @@ func parseDefines(defs []string) (map[string]int64, error) {
 
 // loadMachine loads a program and instantiates it with -D definitions,
 // as the commands that run programs do.
-func (e *env) loadMachine(path string, defs []string, asJSON bool) (*loaded, *dporrt.Machine, error) {
+func (e *env) loadMachine(path string, defs []string, asJSON bool) (*loaded, *interp.Machine, error) {
 	l, err := e.load(path, asJSON)
 	if err != nil {
 		return nil, nil, err
@@ -163,7 +163,7 @@ func (e *env) loadMachine(path string, defs []string, asJSON bool) (*loaded, *dp
 // machine instantiates a loaded program with -D values. A problem at those
 // values located in the program (an array too large, say) is a bad-input
 // exit whose message shows the source line.
-func (l *loaded) machine(defs []string) (*dporrt.Machine, error) {
+func (l *loaded) machine(defs []string) (*interp.Machine, error) {
 	m, le, err := l.instantiate(defs)
 	if le != nil {
 		return nil, &exitError{code: ExitBadInput, err: located{le, l.srcOf(le.Pos)}}
@@ -172,12 +172,12 @@ func (l *loaded) machine(defs []string) (*dporrt.Machine, error) {
 }
 
 // instantiate is machine, with a problem located in the program apart.
-func (l *loaded) instantiate(defs []string) (*dporrt.Machine, *lang.Error, error) {
+func (l *loaded) instantiate(defs []string) (*interp.Machine, *lang.Error, error) {
 	set, err := parseDefines(defs)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := dporrt.New(l.prog, set)
+	m, err := interp.New(l.prog, set)
 	var le *lang.Error
 	if errors.As(err, &le) {
 		return nil, le, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/spf13/cobra"
 )
@@ -55,18 +56,18 @@ stopped by a bound does.`,
 			if err != nil {
 				return err
 			}
-			var policy dporrt.Policy
+			var policy interp.Policy
 			var replayErr *error
 			switch {
 			case replay != "":
 				if cmd.Flags().Changed("schedule") {
 					return badInput("--replay and --schedule cannot be used together")
 				}
-				policy, replayErr = dporrt.Replay(strings.FieldsFunc(replay, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' }))
+				policy, replayErr = interp.Replay(strings.FieldsFunc(replay, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' }))
 			case schedule == "first":
-				policy = dporrt.First
+				policy = interp.First
 			case schedule == "random":
-				policy = dporrt.Random(seed)
+				policy = interp.Random(seed)
 			default:
 				return badInput("--schedule %q: want first or random", schedule)
 			}
@@ -98,7 +99,7 @@ stopped by a bound does.`,
 // globalValue renders a global's value in a state. An array longer than
 // shortArray shows each run of equal values as "v ×count" (a run of one as
 // v), so a large array with few distinct stretches stays short.
-func globalValue(st *dporrt.State, m *dporrt.Machine, g *lang.Var) string {
+func globalValue(st *interp.State, m *interp.Machine, g *lang.Var) string {
 	first, n := m.GlobalLocs(g)
 	switch g.Type {
 	case lang.Bool:
@@ -142,7 +143,7 @@ func localValue(v *lang.Var, x int64) string {
 // cutBy says why a run stopped before its end: the --max-events bound
 // (checked before the policy is asked for the next event) or the end of
 // the --replay schedule; "" for a run that went to its end.
-func cutBy(out *dporrt.Outcome, maxEvents int) string {
+func cutBy(out *interp.Outcome, maxEvents int) string {
 	switch {
 	case !out.Cut:
 		return ""
@@ -152,7 +153,7 @@ func cutBy(out *dporrt.Outcome, maxEvents int) string {
 	return "the --replay schedule ended"
 }
 
-func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome, maxEvents int) {
+func writeOutcome(e *env, l *loaded, m *interp.Machine, out *interp.Outcome, maxEvents int) {
 	bw := bufio.NewWriter(e.stdout)
 	defer bw.Flush()
 	w := bw
@@ -212,13 +213,13 @@ func writeOutcome(e *env, l *loaded, m *dporrt.Machine, out *dporrt.Outcome, max
 
 // site is the violations of a run at one position: the first, and how many.
 type site struct {
-	first dporrt.Violation
+	first interp.Violation
 	count int
 }
 
 // violationSites groups violations by position, in order of first
 // occurrence.
-func violationSites(vs []dporrt.Violation) []site {
+func violationSites(vs []interp.Violation) []site {
 	var out []site
 	at := map[lang.Pos]int{}
 	for _, v := range vs {
@@ -239,7 +240,7 @@ func pluralEs(n int) string {
 	return "es"
 }
 
-func outcomeJSON(l *loaded, m *dporrt.Machine, out *dporrt.Outcome, maxEvents int) any {
+func outcomeJSON(l *loaded, m *interp.Machine, out *interp.Outcome, maxEvents int) any {
 	type stepJSON struct {
 		Process string `json:"process"`
 		Block   string `json:"block"`

@@ -27,7 +27,7 @@ func writeProgs(t *testing.T, progs map[string]string) map[string]string {
 	return paths
 }
 
-// TestLargePrograms: a program whose globals pass dporrt.MaxStore is bad
+// TestLargePrograms: a program whose globals pass interp.MaxStore is bad
 // input (exit 2) located at the global that goes over, with its line, for
 // every command that runs programs; an array of 2^20 elements runs, and its
 // final value prints as runs of equal values.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icgen/icgen/dporrt"
+	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 )
 
@@ -205,7 +205,7 @@ type dfsStats struct {
 
 // dfs explores every interleaving from st with Mark/Undo, stopping after
 // bound events.
-func dfs(st *dporrt.State, depth, bound int, s *dfsStats) {
+func dfs(st *interp.State, depth, bound int, s *dfsStats) {
 	en := st.EnabledProcs(nil)
 	if len(en) == 0 {
 		s.executions++
@@ -244,7 +244,7 @@ func TestExplore(t *testing.T) {
 	withErrors, withViolations, withDeadlocks, maxEvents := 0, 0, 0, 0
 	for seed := range uint64(seeds) {
 		src := Generate(seed, Default())
-		m, err := dporrt.New(compile(t, seed, src), nil)
+		m, err := interp.New(compile(t, seed, src), nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
@@ -330,7 +330,7 @@ func TestDelete(t *testing.T) {
 			continue
 		}
 		compiled++
-		m, err := dporrt.New(prog, nil)
+		m, err := interp.New(prog, nil)
 		if err != nil {
 			continue // e.g. an init that fails
 		}

@@ -1,4 +1,4 @@
-package dporrt
+package interp
 
 import (
 	"fmt"
@@ -26,23 +26,6 @@ func globals(st *State) map[string]int64 {
 	out := make(map[string]int64, m.Locs())
 	for l := 0; l < m.Locs(); l++ {
 		out[m.LocName(Loc(l))] = st.Value(Loc(l))
-	}
-	return out
-}
-
-// locNames renders a read or write set.
-func locNames(m *Machine, ls []Loc) []string {
-	out := []string{}
-	for _, l := range ls {
-		if l >= 0 {
-			out = append(out, m.LocName(l))
-			continue
-		}
-		// A wholeLoc, by every cell of its array.
-		first, n := m.GlobalLocs(m.Prog.Globals[wholeGlobal(l)])
-		for c := range n {
-			out = append(out, m.LocName(first+Loc(c)))
-		}
 	}
 	return out
 }
@@ -648,13 +631,13 @@ init { spawn waiter(); spawn setter(); }
 	if ev.Err == nil || ev.Err.Error() != "test.blk:2:17: runtime error: process is not enabled (await condition is false) (waiter#1 in block waiter@2)" {
 		t.Fatalf("stepping a blocked process: %v", ev.Err)
 	}
-	if got := locNames(m, ev.Reads); !slices.Equal(got, []string{"flag"}) || len(ev.Writes) != 0 {
+	if got := m.LocNames(ev.Reads); !slices.Equal(got, []string{"flag"}) || len(ev.Writes) != 0 {
 		t.Errorf("failed await: reads %q writes %v", got, ev.Writes)
 	}
 	if err := sameState(st, before); err != nil {
 		t.Errorf("a refused step changed the state: %v", err)
 	}
-	if ev := st.Step(1); ev.Err != nil || !slices.Equal(locNames(m, ev.Writes), []string{"flag"}) {
+	if ev := st.Step(1); ev.Err != nil || !slices.Equal(m.LocNames(ev.Writes), []string{"flag"}) {
 		t.Fatalf("setter: %+v", ev)
 	}
 	if !st.Enabled(0) || len(st.Blocked()) != 0 {
@@ -664,7 +647,7 @@ init { spawn waiter(); spawn setter(); }
 	if ev.Err != nil || ev.Block.ID != "waiter@2" {
 		t.Fatalf("waiter@2: %+v", ev)
 	}
-	if r, w := locNames(m, ev.Reads), locNames(m, ev.Writes); !slices.Equal(r, []string{"flag"}) || !slices.Equal(w, []string{"got"}) {
+	if r, w := m.LocNames(ev.Reads), m.LocNames(ev.Writes); !slices.Equal(r, []string{"flag"}) || !slices.Equal(w, []string{"got"}) {
 		t.Errorf("waiter@2 reads %q writes %q", r, w)
 	}
 	if g := globals(st)["got"]; g != 2 {
@@ -869,7 +852,7 @@ init { spawn p(); }
 			}
 			var got []ev
 			for _, e := range out.Events {
-				got = append(got, ev{e.Block.ID, strings.Join(locNames(m, e.Reads), " "), strings.Join(locNames(m, e.Writes), " ")})
+				got = append(got, ev{e.Block.ID, strings.Join(m.LocNames(e.Reads), " "), strings.Join(m.LocNames(e.Writes), " ")})
 				if !slices.IsSorted(e.Reads) || !slices.IsSorted(e.Writes) {
 					t.Errorf("%s: sets not sorted: %v %v", e.Block.ID, e.Reads, e.Writes)
 				}

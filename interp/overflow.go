@@ -1,6 +1,7 @@
-package dporrt
+package interp
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -335,7 +336,7 @@ func (a *ofa) runAll(s *State) bool {
 // desc returns the descriptor of proc started at node with locals, queued
 // to run when new.
 func (a *ofa) desc(proc *lang.Proc, node int, locals []ival) *desc {
-	key := string(appendInt(nil, int64(proc.Index))) + branchKey(node, locals, nil)
+	key := string(binary.LittleEndian.AppendUint64(nil, uint64(proc.Index))) + branchKey(node, locals, nil)
 	if d, ok := a.descs[key]; ok {
 		return d
 	}
@@ -623,12 +624,12 @@ func (a *ofa) update(st site, vals []ival, acc []int64) bool {
 
 func branchKey(node int, locals []ival, acc []int64) string {
 	b := make([]byte, 0, 8+16*len(locals)+8*len(acc))
-	b = appendInt(b, int64(node))
+	b = binary.LittleEndian.AppendUint64(b, uint64(node))
 	for _, v := range locals {
-		b = appendInt(appendInt(b, v.lo), v.hi)
+		b = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(b, uint64(v.lo)), uint64(v.hi))
 	}
 	for _, v := range acc {
-		b = appendInt(b, v)
+		b = binary.LittleEndian.AppendUint64(b, uint64(v))
 	}
 	return string(b)
 }

@@ -1,4 +1,4 @@
-package dporrt
+package interp
 
 import (
 	"fmt"

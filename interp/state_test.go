@@ -1,4 +1,4 @@
-package dporrt
+package interp
 
 import (
 	"fmt"
@@ -187,7 +187,7 @@ func randomWalk(t *testing.T, m *Machine, seed uint64) {
 // eventText renders an event for comparisons.
 func eventText(m *Machine, ev *Event) string {
 	return fmt.Sprintf("%d %s r=%v w=%v s=%v v=%v err=%v", ev.Proc, ev.Block.ID,
-		locNames(m, ev.Reads), locNames(m, ev.Writes), ev.Spawned, violationTexts(ev.Violations), ev.Err)
+		m.LocNames(ev.Reads), m.LocNames(ev.Writes), ev.Spawned, violationTexts(ev.Violations), ev.Err)
 }
 
 // stateText renders a state exactly (ids included) for sets of final states.

@@ -1,4 +1,4 @@
-package dporrt
+package interp
 
 import (
 	"fmt"
@@ -41,10 +41,6 @@ type Machine struct {
 	// lang.Var.Index: those of the blocks that may follow it and of the
 	// processes they may spawn, and those the invariants read.
 	laterReads [][]uint64
-	// cells marks the arrays (by lang.Var.Index) whose cells the static
-	// dependency tells apart (see trackCells); arrays those the locals one
-	// does (every array).
-	cells, arrays []bool
 
 	pids *pidTable // the process ids of its states
 
@@ -168,8 +164,15 @@ func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
 		m.guardWrites[id] = globals(pt.Block.Writes)
 	}
 	m.laterReads = laterReads(prog, globals)
-	m.trackCells()
 	return m, nil
+}
+
+// ReadsLater reports whether a process standing at the start of b may
+// still read a global of globals (bits by lang.Var.Index): by the
+// syntactic reads of the blocks that may follow b and of the processes
+// they may spawn, or of the invariants.
+func (m *Machine) ReadsLater(b *lang.Block, globals []uint64) bool {
+	return overlaps(m.laterReads[b.Index], globals)
 }
 
 // laterReads computes Machine.laterReads: the syntactic reads of a block,
@@ -213,22 +216,22 @@ func laterReads(prog *lang.Program, globals func([]*lang.Var) []uint64) [][]uint
 // pointID numbers a point among the points of every proc.
 func (m *Machine) pointID(pt *lang.Point) int { return m.pointBase[pt.Block.Proc.Index] + pt.Index }
 
-// global returns the index (lang.Var.Index) of the global holding location l.
-func (m *Machine) global(l Loc) int {
+// GlobalOf returns the index (lang.Var.Index) of the GlobalOf holding location l.
+func (m *Machine) GlobalOf(l Loc) int {
 	return sort.Search(len(m.offset), func(i int) bool { return m.offset[i] > int(l) }) - 1
 }
 
-// markVars sets in bits the globals (by lang.Var.Index) of the locations
+// MarkVars sets in bits the globals (by lang.Var.Index) of the locations
 // locs, sorted; it looks up each global once.
-func (m *Machine) markVars(locs []Loc, bits []uint64) {
+func (m *Machine) MarkVars(locs []Loc, bits []uint64) {
 	for k := 0; k < len(locs); {
 		if l := locs[k]; l < 0 { // see wholeLoc
-			g := wholeGlobal(l)
+			g := WholeGlobal(l)
 			bits[g/64] |= 1 << (g % 64)
 			k++
 			continue
 		}
-		g := m.global(locs[k])
+		g := m.GlobalOf(locs[k])
 		bits[g/64] |= 1 << (g % 64)
 		end := Loc(m.offset[g] + m.size[g])
 		rest := locs[k:]
@@ -241,7 +244,7 @@ func (m *Machine) markVars(locs []Loc, bits []uint64) {
 func (m *Machine) invariantsReading(locs []Loc) uint64 {
 	var mask uint64
 	for k := 0; k < len(locs); {
-		g := m.global(locs[k])
+		g := m.GlobalOf(locs[k])
 		mask |= m.invMask[g]
 		end := Loc(m.offset[g] + m.size[g])
 		rest := locs[k:]
@@ -271,13 +274,39 @@ type Loc int32
 // wholeLoc.
 func (m *Machine) LocName(l Loc) string {
 	if l < 0 {
-		return m.Prog.Globals[wholeGlobal(l)].Name + "[*]"
+		return m.Prog.Globals[WholeGlobal(l)].Name + "[*]"
 	}
-	g := m.Prog.Globals[m.global(l)]
+	g := m.Prog.Globals[m.GlobalOf(l)]
 	if g.Type != lang.IntArray {
 		return g.Name
 	}
 	return fmt.Sprintf("%s[%d]", g.Name, int(l)-m.offset[g.Index])
+}
+
+// WholeLoc is the location that stands in a read or write set for every
+// cell of the array of index g, where the cells are too many to list. It
+// is negative, so a sorted set lists such locations first, and is not a
+// location of the store.
+func WholeLoc(g int) Loc { return Loc(-1 - g) }
+
+// WholeGlobal is the index of the array WholeLoc stands for.
+func WholeGlobal(l Loc) int { return int(-1 - l) }
+
+// LocNames renders a read or write set, a WholeLoc by every cell of its
+// array.
+func (m *Machine) LocNames(ls []Loc) []string {
+	out := []string{}
+	for _, l := range ls {
+		if l >= 0 {
+			out = append(out, m.LocName(l))
+			continue
+		}
+		first, n := m.GlobalLocs(m.Prog.Globals[WholeGlobal(l)])
+		for c := range n {
+			out = append(out, m.LocName(first+Loc(c)))
+		}
+	}
+	return out
 }
 
 // Locs returns the number of locations in the store.
@@ -299,20 +328,4 @@ func (m *Machine) ParamString() string {
 		parts = append(parts, fmt.Sprintf("%s=%d", p.Name, m.Params[p.Index]))
 	}
 	return strings.Join(parts, " ")
-}
-
-// trackCells marks the arrays whose cells the dependencies tell apart: the
-// static one those some block indexes only at fixed indices, the locals
-// one every array. Any other array is one location, its first.
-func (m *Machine) trackCells() {
-	m.cells = make([]bool, len(m.Prog.Globals))
-	m.arrays = make([]bool, len(m.Prog.Globals))
-	for _, g := range m.Prog.Globals {
-		m.arrays[g.Index] = g.Type == lang.IntArray
-	}
-	for _, b := range m.Prog.Blocks {
-		for _, c := range b.Cells {
-			m.cells[c.Array.Index] = true
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package dporrt
+package interp
 
 import (
 	"cmp"
@@ -336,10 +336,10 @@ func (s *State) CloneInto(c *State) *State {
 	return c
 }
 
-// size estimates the bytes a clone of the state takes beyond the initial
+// Size estimates the bytes a clone of the state takes beyond the initial
 // state's store: its processes and violations, and the pages of the store
 // copied since (see store.fresh), which it may share with other states.
-func (s *State) size() int {
+func (s *State) Size() int {
 	n := s.store.bytes() + 100*len(s.Procs) + 64*len(s.Violations) + 4*len(s.byPID)
 	for _, p := range s.Procs {
 		n += 8 * len(p.Locals)
@@ -365,7 +365,9 @@ func (s *State) setLocal(pi int, slot int, v int64) {
 	p.Locals[slot] = v
 }
 
-func pointIndex(p *Process) int32 {
+// PointIndex is the index of the point the process stands at (its
+// lang.Point.Index), or -1 once it has ended.
+func (p *Process) PointIndex() int32 {
 	if p.Point == nil {
 		return -1
 	}
@@ -379,7 +381,7 @@ func (s *State) setPoint(pi int, pt *lang.Point) {
 		if p.Done {
 			done = 1
 		}
-		s.log = append(s.log, undo{kind: undoPoint, a: int32(pi), b: pointIndex(p), old: done})
+		s.log = append(s.log, undo{kind: undoPoint, a: int32(pi), b: p.PointIndex(), old: done})
 	}
 	s.leave(pi)
 	p.Point = pt
@@ -458,28 +460,28 @@ func (s *State) violationKeys() [][2]int {
 // Hash is a hash of the state consistent with Equal: equal states have
 // equal hashes.
 func (s *State) Hash() uint64 {
-	h := mix(0x9e3779b97f4a7c15 ^ s.store.sum())
+	h := Mix(0x9e3779b97f4a7c15 ^ s.store.sum())
 	var procs, viols uint64 // multisets: sums of element hashes
 	for _, p := range s.Procs {
 		if p.Done {
 			continue
 		}
 		// The key of compareKeys: proc index, point index, live locals.
-		e := mix(uint64(0x12345) ^ uint64(p.Proc.Index))
-		e = mix(e ^ uint64(p.Point.Index))
+		e := Mix(uint64(0x12345) ^ uint64(p.Proc.Index))
+		e = Mix(e ^ uint64(p.Point.Index))
 		for _, v := range p.Point.Live {
-			e = mix(e ^ uint64(p.Locals[v.Index]))
+			e = Mix(e ^ uint64(p.Locals[v.Index]))
 		}
 		procs += e
 	}
 	for _, v := range s.Violations {
-		viols += mix(uint64(v.Pos.Line)<<32 | uint64(v.Pos.Col))
+		viols += Mix(uint64(v.Pos.Line)<<32 | uint64(v.Pos.Col))
 	}
-	return mix(mix(h^procs) ^ viols)
+	return Mix(Mix(h^procs) ^ viols)
 }
 
-// mix is the splitmix64 finalizer.
-func mix(x uint64) uint64 {
+// Mix is the splitmix64 finalizer.
+func Mix(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 27

@@ -1,4 +1,4 @@
-package dporrt
+package interp
 
 import (
 	"fmt"
@@ -116,7 +116,7 @@ func (m *Machine) Run(policy Policy, maxEvents int) *Outcome {
 			out.Err = ev.Err
 			return out
 		}
-		affected = st.affected(i, ev.Spawned, ev.Writes, affected[:0])
+		affected = st.Affected(i, ev.Spawned, ev.Writes, affected[:0])
 		for _, j := range affected {
 			if st.Enabled(j) {
 				enabled.Add(j)

@@ -1,4 +1,4 @@
-package dporrt
+package interp
 
 import (
 	"fmt"
@@ -174,13 +174,13 @@ func (s *State) Blocked() []int {
 	return out
 }
 
-// affected appends to buf the processes whose enabledness an event may have
+// Affected appends to buf the processes whose enabledness an event may have
 // changed: proc, which ran it, the processes it spawned, and the live
 // processes standing at an await whose block reads a global of writes (the
 // locations the event wrote, sorted, or a superset). Every other process is
 // enabled, or not, as it was before the event: its guard reads nothing that
 // changed. buf may repeat a process.
-func (s *State) affected(proc int, spawned []int, writes []Loc, buf []int) []int {
+func (s *State) Affected(proc int, spawned []int, writes []Loc, buf []int) []int {
 	buf = append(buf, proc)
 	buf = append(buf, spawned...)
 	if len(writes) == 0 || len(s.m.guarded) == 0 || s.at == nil {
@@ -190,7 +190,7 @@ func (s *State) affected(proc int, spawned []int, writes []Loc, buf []int) []int
 		s.wvars = make([]uint64, (len(s.m.Prog.Globals)+63)/64)
 	}
 	clear(s.wvars)
-	s.m.markVars(writes, s.wvars)
+	s.m.MarkVars(writes, s.wvars)
 	for _, id := range s.m.guarded {
 		if len(s.at[id]) == 0 || !overlaps(s.wvars, s.m.guardVars[id]) {
 			continue
@@ -202,11 +202,11 @@ func (s *State) affected(proc int, spawned []int, writes []Loc, buf []int) []int
 	return buf
 }
 
-// touching appends to buf the live processes standing at an await whose
+// Touching appends to buf the live processes standing at an await whose
 // block may touch what an event that read reads and wrote writes (both
 // sorted) touched: read a global of writes, or write a global of either.
 // buf may repeat a process.
-func (s *State) touching(reads, writes []Loc, buf []int) []int {
+func (s *State) Touching(reads, writes []Loc, buf []int) []int {
 	if len(reads)+len(writes) == 0 || len(s.m.guarded) == 0 || s.at == nil {
 		return buf
 	}
@@ -219,8 +219,8 @@ func (s *State) touching(reads, writes []Loc, buf []int) []int {
 	}
 	clear(s.wvars)
 	clear(s.rvars)
-	s.m.markVars(writes, s.wvars)
-	s.m.markVars(reads, s.rvars)
+	s.m.MarkVars(writes, s.wvars)
+	s.m.MarkVars(reads, s.rvars)
 	for _, id := range s.m.guarded {
 		if len(s.at[id]) == 0 {
 			continue
@@ -236,6 +236,31 @@ func (s *State) touching(reads, writes []Loc, buf []int) []int {
 	return buf
 }
 
+// IndexEval evaluates the expressions of literals, params and locals that
+// index arrays at fixed indices (lang.CellAccess), with no state. It is
+// not safe for concurrent use; Machine.IndexEval makes one.
+type IndexEval struct {
+	s  State
+	fr frame
+}
+
+// IndexEval returns an evaluator of fixed indices over m's params.
+func (m *Machine) IndexEval() *IndexEval {
+	return &IndexEval{s: State{m: m}, fr: frame{pi: -1}}
+}
+
+// Eval returns the value of e with the locals given (by lang.Var.Index);
+// ok is false where it raises a runtime error.
+func (ev *IndexEval) Eval(e lang.Expr, locals []int64) (_ int64, ok bool) {
+	ev.fr.locals = locals
+	v := ev.s.eval(e, &ev.fr)
+	if ev.s.err != nil {
+		ev.s.err = nil
+		return 0, false
+	}
+	return v, true
+}
+
 // overlaps reports whether two bit sets share a bit.
 func overlaps(a, b []uint64) bool {
 	for i := range min(len(a), len(b)) {
@@ -246,11 +271,11 @@ func overlaps(a, b []uint64) bool {
 	return false
 }
 
-// anyEnabled reports whether a process other than skip1 and skip2 is
+// AnyEnabled reports whether a process other than skip1 and skip2 is
 // enabled at a block for which at holds. It looks at the points of the
 // program, and evaluates the guards of the processes waiting at the awaits
 // whose block at holds, not at every process.
-func (s *State) anyEnabled(at func(*lang.Block) bool, skip1, skip2 int) bool {
+func (s *State) AnyEnabled(at func(*lang.Block) bool, skip1, skip2 int) bool {
 	for id, c := range s.count {
 		if c == 0 {
 			continue

@@ -1,10 +1,11 @@
-package dporrt
+package interp
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,20 +15,41 @@ import (
 	"github.com/icgen/icgen/lang"
 )
 
-// overflows reports whether dfs finds an integer overflow in m, and
-// whether it finished within bound states.
+// overflows reports whether some interleaving of m raises an integer
+// overflow, by a search over the states reachable from the initial one
+// (each visited once, told apart by State.Equal), and whether it finished
+// within bound states.
 func overflows(t *testing.T, m *Machine, bound int) (found, done bool) {
 	t.Helper()
-	r, err := Explore(m, Options{Algo: DFS, MaxStates: bound})
+	st, err := m.Initial()
 	if err != nil {
-		t.Fatal(err)
+		return err.Kind == ErrOverflow, true
 	}
-	for _, f := range r.Findings {
-		if f.Error != nil && f.Error.Kind == ErrOverflow {
-			return true, true
+	seen := map[uint64][]*State{}
+	stack := []*State{st}
+	for n := 0; len(stack) > 0; n++ {
+		if n == bound {
+			return false, false
+		}
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, i := range s.EnabledProcs(nil) {
+			c := s.Clone()
+			if ev := c.Step(i); ev.Err != nil {
+				if ev.Err.Kind == ErrOverflow {
+					return true, true
+				}
+				continue
+			}
+			h := c.Hash()
+			if slices.ContainsFunc(seen[h], c.Equal) {
+				continue
+			}
+			seen[h] = append(seen[h], c)
+			stack = append(stack, c)
 		}
 	}
-	return false, !r.Cut
+	return false, true
 }
 
 // TestOverflowFreeBench: the proof holds on the CDPOR benchmarks, whose
