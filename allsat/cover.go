@@ -549,7 +549,7 @@ func checkImplies(f *encode.Formula, c *ts.Term, r ts.Ref, opts Options) (*Check
 	roots := []ts.Ref{f.FR, f.AssumeR, f.NoOverflowR, r}
 	d := encode.CollectGraph(g, roots...)
 	defs, exprs := encode.GraphSMT(g, roots...)
-	fm := &formulaText{decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], syms: d.Syms}
+	fm := &formulaText{decls: d.Declarations() + defs, symDecls: d.Declarations(), f: exprs[0], assume: exprs[1], syms: d.Syms}
 	dl := deadline(opts)
 	if dl.IsZero() {
 		dl = time.Now().Add(2 * time.Second)

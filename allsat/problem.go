@@ -8,9 +8,11 @@ import (
 
 // formulaText is F(a,b) as the solver reads it, for either encoding:
 // declarations (and, for the merged encoding, the definitions of shared
-// subterms), F, the invariants, and any extra terms asked for.
+// subterms), F, the invariants, and any extra terms asked for. symDecls
+// are the declarations alone: enough for a condition over the inputs.
 type formulaText struct {
 	decls     string
+	symDecls  string
 	f, assume string
 	extra     []string
 	syms      []*ts.Sym // the input symbols mentioned
@@ -26,10 +28,10 @@ func textOf(f *encode.Formula, extra ...*ts.Term) *formulaText {
 		}
 		d := encode.CollectGraph(g, roots...)
 		defs, exprs := encode.GraphSMT(g, roots...)
-		return &formulaText{decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], extra: exprs[3:], syms: d.Syms}
+		return &formulaText{decls: d.Declarations() + defs, symDecls: d.Declarations(), f: exprs[0], assume: exprs[1], extra: exprs[3:], syms: d.Syms}
 	}
 	d := encode.Collect(append([]*ts.Term{f.F, f.NoOverflow, f.Assume}, extra...)...)
-	out := &formulaText{decls: d.Declarations(), f: encode.SMT(f.F), assume: encode.SMT(f.Assume), syms: d.Syms}
+	out := &formulaText{decls: d.Declarations(), symDecls: d.Declarations(), f: encode.SMT(f.F), assume: encode.SMT(f.Assume), syms: d.Syms}
 	for _, t := range extra {
 		out.extra = append(out.extra, encode.SMT(t))
 	}

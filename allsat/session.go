@@ -25,8 +25,35 @@ const (
 )
 
 type session struct {
-	ctx  *z3.Context
-	opts Options
+	ctx    *z3.Context
+	opts   Options
+	parsed map[*formulaText]parsedFormula // see formula
+}
+
+// parsedFormula is a formulaText's F and invariants read by the solver.
+type parsedFormula struct{ f, assume handle }
+
+// formula returns fm's F and invariants as terms, read once a session:
+// every condition proves checks against the same F, whose text (with the
+// definitions of its shared subterms) is most of what the solver would
+// otherwise read each time.
+func (s *session) formula(fm *formulaText) (parsedFormula, error) {
+	if p, ok := s.parsed[fm]; ok {
+		return p, nil
+	}
+	hs, err := s.ctx.Parse(fm.decls + "(assert " + fm.f + ")\n(assert " + fm.assume + ")\n")
+	if err != nil {
+		return parsedFormula{}, err
+	}
+	if len(hs) != 2 {
+		return parsedFormula{}, fmt.Errorf("F read as %d assertions", len(hs))
+	}
+	p := parsedFormula{f: hs[0], assume: hs[1]}
+	if s.parsed == nil {
+		s.parsed = map[*formulaText]parsedFormula{}
+	}
+	s.parsed[fm] = p
+	return p, nil
 }
 
 func newSession(opts Options) (*session, error) {
@@ -163,8 +190,18 @@ func (v *solver) coreAtoms(indicators []handle) map[int]bool {
 // proves reports whether c implies F where the invariants hold: Assume &
 // c & !F is unsat, in a fresh solver.
 func (s *session) proves(fm *formulaText, c *ic.Expr, deadline time.Time) (bool, error) {
-	st, _, _, err := s.refute(fm, ic.SMTLIB(c), deadline, nil)
-	return st == unsat, err
+	p, err := s.formula(fm)
+	if err != nil {
+		return false, nil // unknown: see refute
+	}
+	hs, err := s.ctx.Parse(fm.symDecls + "(assert " + ic.SMTLIB(c) + ")\n")
+	if err != nil || len(hs) != 1 {
+		return false, nil // c mentions names F does not: unknown
+	}
+	v := s.newSolver()
+	v.assert(s.and(p.assume, hs[0], s.not(p.f)))
+	st, _ := v.check(deadline)
+	return st == unsat, s.ctx.Err()
 }
 
 // refute checks Assume & c & !F (c in SMT-LIB2, over fm's declarations)
