@@ -48,7 +48,7 @@ func Example() {
 		if algo == dporrt.CDPOR {
 			opts.ICs = ics
 		}
-		r, err := dporrt.Explore(m, opts)
+		r, err := dporrt.Explore(context.Background(), m, opts)
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -144,6 +144,54 @@ func Names() []string {
 	return out
 }
 
-func unknownAlgorithm(name Algorithm) error {
-	return fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+// OptionError is an option of [Options] that does not fit the others:
+// Option names the field, Msg says why, after the option's name.
+type OptionError struct{ Option, Msg string }
+
+func (e *OptionError) Error() string { return e.Option + " " + e.Msg }
+
+// Validate checks that the options fit together: a known algorithm (the
+// zero value is sdpor) and dependency, bounds that are not negative, and
+// ObserveFinal, ICs and AssumeNoOverflow only for the algorithms that use
+// them. The errors are *OptionError.
+func (o Options) Validate() error {
+	algo := o.Algo
+	if algo == "" {
+		algo = SDPOR
+	}
+	info, ok := Lookup(algo)
+	if !ok {
+		return &OptionError{"Algo", fmt.Sprintf("%q: want one of %s", algo, strings.Join(Names(), ", "))}
+	}
+	if o.Dep != Locals && o.Dep != Static {
+		return &OptionError{"Dep", fmt.Sprintf("%d: want Locals or Static", int(o.Dep))}
+	}
+	for _, b := range []struct {
+		name string
+		neg  bool
+	}{{"MaxTraces", o.MaxTraces < 0}, {"MaxStates", o.MaxStates < 0}, {"MaxDepth", o.MaxDepth < 0}, {"Timeout", o.Timeout < 0}} {
+		if b.neg {
+			return &OptionError{b.name, "is negative"}
+		}
+	}
+	with := func(keep func(Info) bool) string {
+		var names []string
+		for _, a := range Algorithms {
+			if keep(a) {
+				names = append(names, string(a.Name))
+			}
+		}
+		return strings.Join(names, ", ")
+	}
+	observers := func(a Info) bool { return a.Observers }
+	usesICs := func(a Info) bool { return a.NeedsICs }
+	switch {
+	case o.ObserveFinal && !info.Observers:
+		return &OptionError{"ObserveFinal", "is only used by the algorithms with observers (" + with(observers) + ")"}
+	case o.ICs != nil && !info.NeedsICs:
+		return &OptionError{"ICs", "is only used by the algorithms that use independence constraints (" + with(usesICs) + ")"}
+	case o.AssumeNoOverflow && !info.NeedsICs:
+		return &OptionError{"AssumeNoOverflow", "is only used by the algorithms that use independence constraints (" + with(usesICs) + ")"}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -243,7 +244,7 @@ func BenchmarkForkBomb(b *testing.B) {
 		for _, algo := range []Algorithm{DFS, SDPOR} {
 			b.Run(fmt.Sprintf("%s/%d", algo, n), func(b *testing.B) {
 				for b.Loop() {
-					if r, err := Explore(m, Options{Algo: algo, MaxStates: n}); err != nil || r.States != n {
+					if r, err := Explore(context.Background(), m, Options{Algo: algo, MaxStates: n}); err != nil || r.States != n {
 						b.Fatalf("%v, %+v", err, r)
 					}
 				}

@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -156,12 +157,12 @@ func TestWholeLocExact(t *testing.T) {
 		for _, info := range Algorithms {
 			for _, dep := range []DepMode{Locals, Static} {
 				opts := Options{Algo: info.Name, Dep: dep, MaxStates: 4000, ObserveFinal: info.Observers}
-				a, err := Explore(m, opts)
+				a, err := Explore(context.Background(), m, opts)
 				if err != nil {
 					t.Fatal(err)
 				}
 				opts.cellList = 1
-				b, err := Explore(m, opts)
+				b, err := Explore(context.Background(), m, opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -206,7 +207,7 @@ func TestLocalsNotCoarser(t *testing.T) {
 				var traces [2]int
 				cut := false
 				for d, dep := range []DepMode{Locals, Static} {
-					r, err := Explore(m, Options{Algo: info.Name, Dep: dep, ObserveFinal: final, MaxStates: 50000})
+					r, err := Explore(context.Background(), m, Options{Algo: info.Name, Dep: dep, ObserveFinal: final, MaxStates: 50000})
 					if err != nil {
 						t.Fatal(err)
 					}

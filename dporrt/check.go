@@ -6,8 +6,8 @@ package dporrt
 // a don't-do entry).
 
 // raceCheck decides what is true of a race besides "reverse it": the
-// context-sensitive check (cs.go), the independence-constraint check
-// (cdpor.go). An algorithm without one reverses every race.
+// context-sensitive check (check_state.go), the independence-constraint check
+// (check_ics.go). An algorithm without one reverses every race.
 type raceCheck interface {
 	// judge looks at the race of e = seq[i] with n = seq[k] (n is not a
 	// runtime error: such a race is always reversed). It may detour to

@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -23,7 +24,7 @@ import (
 // events.
 func differential(t *testing.T, name string, m *interp.Machine, bound int, ics *ic.File) bool {
 	t.Helper()
-	oracle, err := Explore(m, Options{Algo: DFS, MaxStates: bound})
+	oracle, err := Explore(context.Background(), m, Options{Algo: DFS, MaxStates: bound})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func differential(t *testing.T, name string, m *interp.Machine, bound int, ics *
 			}
 			for _, o := range runs {
 				label := fmt.Sprintf("%s: %s (%s dependency%s)", name, info.Name, dep, map[bool]string{true: ", with ICs"}[o.ICs != nil])
-				r, err := Explore(m, o)
+				r, err := Explore(context.Background(), m, o)
 				if err != nil {
 					t.Fatalf("%s: %v", label, err)
 				}
@@ -142,7 +143,7 @@ func TestExample5(t *testing.T) {
 		dep    DepMode
 		traces int
 	}{{DFS, Locals, 6}, {SDPOR, Static, 6}, {SDPOR, Locals, 6}, {CSDPOR, Static, 2}} {
-		r, _ := Explore(m, Options{Algo: tc.algo, Dep: tc.dep})
+		r, _ := Explore(context.Background(), m, Options{Algo: tc.algo, Dep: tc.dep})
 		if r.Traces != tc.traces || len(r.Finals) != 1 {
 			t.Errorf("%s (dep %d): %d traces, %d final states; want %d traces, 1 final state", tc.algo, tc.dep, r.Traces, len(r.Finals), tc.traces)
 		}
@@ -151,7 +152,7 @@ func TestExample5(t *testing.T) {
 	m4, _ := interp.New(testprog.File(t, "../testdata/fig1.blk"), map[string]int64{"z": -1})
 	for _, info := range Algorithms {
 		algo := info.Name
-		if r, _ := Explore(m4, Options{Algo: algo}); len(r.Finals) != 2 {
+		if r, _ := Explore(context.Background(), m4, Options{Algo: algo}); len(r.Finals) != 2 {
 			t.Errorf("%s from z = -1: %d final states, want 2", algo, len(r.Finals))
 		}
 	}

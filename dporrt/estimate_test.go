@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -52,7 +53,7 @@ func TestEstimatePermutations(t *testing.T) {
 		m := newMachine(t, independentProcs(k), nil)
 		all := float64(permutationStates(k))
 		leaves := 0
-		r, err := explore(m, Options{Algo: DFS, Progress: func(Stats) {}}, func(x *explorer, depth int) {
+		r, err := explore(context.Background(), m, Options{Algo: DFS, Progress: func(Stats) {}}, func(x *explorer, depth int) {
 			if x.enabled.n > 0 {
 				return
 			}
@@ -74,7 +75,7 @@ func TestEstimatePermutations(t *testing.T) {
 	const k8 = 8
 	m := newMachine(t, independentProcs(k8), nil)
 	reports := 0
-	_, err := Explore(m, Options{Algo: DFS, Progress: func(s Stats) {
+	_, err := Explore(context.Background(), m, Options{Algo: DFS, Progress: func(s Stats) {
 		reports++
 		want := float64(s.States) / float64(permutationStates(k8))
 		if math.Abs(s.Estimate-want) > 0.01 {
@@ -135,7 +136,7 @@ func estimateBounds(t *testing.T, prog string, m *interp.Machine) {
 		opts := Options{Algo: a.Name, MaxStates: 100_000, Progress: func(s Stats) {
 			inRange(s.Estimate, fmt.Sprintf("at the report after %d states", s.States))
 		}}
-		r, err := explore(m, opts, func(x *explorer, depth int) {
+		r, err := explore(context.Background(), m, opts, func(x *explorer, depth int) {
 			last, leaf = x.estimate(false), x.enabled.n == 0
 			inRange(last, fmt.Sprintf("at depth %d", depth))
 		})

@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
@@ -64,7 +65,7 @@ func BenchmarkExploreDep(b *testing.B) {
 // and returns the events explored.
 func benchExplore(b *testing.B, m *interp.Machine, opts Options) (states int) {
 	for i := 0; i < b.N; i++ {
-		r, err := Explore(m, opts)
+		r, err := Explore(context.Background(), m, opts)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,8 @@
 package dporrt
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -137,7 +139,11 @@ type Result struct {
 	Findings   []Finding // violations and runtime errors by site, in discovery order
 	Dep        DepMode   // the dependency used
 	Cut        bool      // a bound stopped the exploration: it is not exhaustive
-	CutBy      string
+	// CutBy names what stopped it: "max traces", "max states", "a
+	// sequence reached N events", "timeout" (Options.Timeout or the
+	// context's deadline), "canceled" (the context) or "violation"
+	// (Options.StopOnViolation).
+	CutBy string
 }
 
 // MaxFinalBytes bounds the memory the final states kept in Result.Finals
@@ -281,6 +287,8 @@ type explorer struct {
 	finalBytes int
 	sites      map[siteKey]int // index in res.Findings
 	start      time.Time
+	ctx        context.Context // Explore's
+	done       <-chan struct{} // ctx.Done()
 	stopped    bool
 	scratch    interp.Event
 	info       Info               // the algorithm
@@ -356,20 +364,27 @@ func newExplorer(m *interp.Machine, opts Options) *explorer {
 // MiB); an event adds memory in proportion to its own work, not to the
 // number of processes nor to the store (a copy of a state shares its
 // store's pages: see State.Clone).
-func Explore(m *interp.Machine, opts Options) (*Result, error) { return explore(m, opts, nil) }
+//
+// The exploration stops, its Result cut, when ctx is done ("timeout" past
+// its deadline, "canceled" otherwise) or at a bound of opts. Options that
+// do not fit the algorithm are an error (Options.Validate).
+func Explore(ctx context.Context, m *interp.Machine, opts Options) (*Result, error) {
+	return explore(ctx, m, opts, nil)
+}
 
 // explore is Explore; onLevel, when set, is called at every level the
 // exploration enters (tests check the explorer's incremental state there).
-func explore(m *interp.Machine, opts Options, onLevel func(x *explorer, depth int)) (*Result, error) {
+func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(x *explorer, depth int)) (*Result, error) {
 	if opts.Algo == "" {
 		opts.Algo = SDPOR
 	}
-	info, ok := Lookup(opts.Algo)
-	if !ok {
-		return nil, unknownAlgorithm(opts.Algo)
+	if err := opts.Validate(); err != nil {
+		return nil, err
 	}
+	info, _ := Lookup(opts.Algo)
 	st, rerr := m.Initial()
 	x := newExplorer(m, opts)
+	x.ctx, x.done = ctx, ctx.Done()
 	x.info, x.st, x.onLevel = info, st, onLevel
 	if opts.Progress != nil {
 		x.onLevel = recordEntries(onLevel)
@@ -514,17 +529,35 @@ func (x *explorer) bounded() bool {
 		x.cut("max states")
 	case len(x.seq) >= x.maxDepth:
 		x.cut(fmt.Sprintf("a sequence reached %d events", x.maxDepth))
-	case x.timeUp():
-		x.cut("timeout")
+	default:
+		x.outOfTime()
 	}
 	return x.stopped
 }
 
-// timeUp reports whether the time bound has passed. It is checked before
-// every explored event and every race (a race of csdpor or cdpor can take
-// long on deep sequences); without a bound it costs one comparison.
-func (x *explorer) timeUp() bool {
-	return x.opts.Timeout > 0 && time.Since(x.start) > x.opts.Timeout
+// outOfTime reports whether the time bound has passed or the context of
+// Explore is done, and then cuts the exploration ("timeout" past the
+// bound or the context's deadline, "canceled" otherwise). It is checked
+// before every explored event and every race (a race of csdpor or cdpor
+// can take long on deep sequences); without a bound or a context that can
+// end it costs two comparisons.
+func (x *explorer) outOfTime() bool {
+	why := ""
+	if x.opts.Timeout > 0 && time.Since(x.start) > x.opts.Timeout {
+		why = "timeout"
+	} else {
+		select {
+		case <-x.done:
+			why = "canceled"
+			if errors.Is(x.ctx.Err(), context.DeadlineExceeded) {
+				why = "timeout"
+			}
+		default:
+			return false
+		}
+	}
+	x.cut(why)
+	return true
 }
 
 func (x *explorer) cut(why string) {

@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"testing"
 )
 
@@ -37,7 +38,7 @@ init { spawn p(); }
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			m := newMachine(t, c.src, nil)
-			r, err := Explore(m, Options{Algo: c.algo})
+			r, err := Explore(context.Background(), m, Options{Algo: c.algo})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,10 +56,10 @@ init { spawn p(); }
 				t.Errorf("finding %q by %q seen %d times, want %q by %q, %d times", msg, f.Schedule, f.Count, c.msg, c.sched, c.count)
 			}
 			// Every algorithm finds the same sites.
-			oracle, _ := Explore(m, Options{Algo: DFS})
+			oracle, _ := Explore(context.Background(), m, Options{Algo: DFS})
 			for _, info := range Algorithms {
 				algo := info.Name
-				o, _ := Explore(m, Options{Algo: algo})
+				o, _ := Explore(context.Background(), m, Options{Algo: algo})
 				if ok, why := o.Agrees(oracle); !ok {
 					t.Errorf("%s: %s", algo, why)
 				}

@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -282,7 +283,7 @@ func TestDifferentialICFixtures(t *testing.T) {
 	// dependency explores all 6.
 	p, f := loadFixture(t, "fig1")
 	m, _ := interp.New(p, nil)
-	if r, _ := Explore(m, Options{Algo: CDPOR, ICs: f}); r.Traces != 1 {
+	if r, _ := Explore(context.Background(), m, Options{Algo: CDPOR, ICs: f}); r.Traces != 1 {
 		t.Errorf("cdpor on fig1 with the fixture: %d complete traces, want 1", r.Traces)
 	}
 }

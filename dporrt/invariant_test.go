@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestInvariants(t *testing.T) {
 			if !differential(t, tc.name, m, 0, nil) {
 				t.Fatal("dfs was cut")
 			}
-			r, err := Explore(m, Options{Algo: DFS})
+			r, err := Explore(context.Background(), m, Options{Algo: DFS})
 			if err != nil {
 				t.Fatal(err)
 			}

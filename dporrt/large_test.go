@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"errors"
 	"math"
 	"runtime"
@@ -61,7 +62,7 @@ init { spawn p(N - 1); spawn q(); spawn r(); }
 		t.Errorf("b[N-1] = %d, want 8", got)
 	}
 	for _, dep := range []DepMode{Locals, Static} {
-		r, err := Explore(m, Options{Algo: SDPOR, Dep: dep})
+		r, err := Explore(context.Background(), m, Options{Algo: SDPOR, Dep: dep})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +162,11 @@ func TestStoreMemory(t *testing.T) {
 		}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		r, err := Explore(m, Options{Algo: algo, ICs: f})
+		opts := Options{Algo: algo}
+		if info, _ := Lookup(algo); info.NeedsICs {
+			opts.ICs = f
+		}
+		r, err := Explore(context.Background(), m, opts)
 		runtime.ReadMemStats(&after)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestObserversLastWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		run := func(algo Algorithm, final bool) *Result {
-			r, err := Explore(m, Options{Algo: algo, ObserveFinal: final})
+			r, err := Explore(context.Background(), m, Options{Algo: algo, ObserveFinal: final})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func TestObserversFloatingRead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Explore(m, Options{Algo: algo})
+		r, err := Explore(context.Background(), m, Options{Algo: algo})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -168,8 +168,7 @@ func (x *explorer) observedRaces() {
 	}
 	x.observing = false
 	for _, r := range races {
-		if x.timeUp() {
-			x.cut("timeout")
+		if x.outOfTime() {
 			break
 		}
 		i, k := r[0], r[1]

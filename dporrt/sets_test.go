@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -232,7 +233,7 @@ func TestExploreEnabled(t *testing.T) {
 					}
 				}
 				opts := Options{Algo: algo, Dep: dep, MaxStates: testsize.Pick(600, 3000)}
-				if _, err := explore(m, opts, check); err != nil {
+				if _, err := explore(context.Background(), m, opts, check); err != nil {
 					t.Fatal(err)
 				}
 				if levels == 0 {
@@ -273,14 +274,14 @@ func TestMemoryBounds(t *testing.T) {
 	t.Parallel()
 	for name, m := range enabledPrograms(t) {
 		for _, algo := range []Algorithm{SDPOR, CSDPOR, ODPCS} {
-			want, err := Explore(m, Options{Algo: algo, MaxStates: 5000})
+			want, err := Explore(context.Background(), m, Options{Algo: algo, MaxStates: 5000})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, room := range []string{"none", "two snapshots"} {
 				over := false
 				var xp *explorer
-				got, err := explore(m, Options{Algo: algo, MaxStates: 5000}, func(x *explorer, depth int) {
+				got, err := explore(context.Background(), m, Options{Algo: algo, MaxStates: 5000}, func(x *explorer, depth int) {
 					xp = x
 					switch {
 					case depth == 0 && room == "none":

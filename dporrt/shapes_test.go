@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,7 +88,7 @@ func checkClasses(t *testing.T, name string, m *interp.Machine) bool {
 			t.Errorf("%s: %s misses %d of the %d Mazurkiewicz classes", name, algo, missing, len(want))
 		}
 		if algo == ODPOR {
-			r, err := Explore(m, Options{Algo: ODPOR, Dep: Static})
+			r, err := Explore(context.Background(), m, Options{Algo: ODPOR, Dep: Static})
 			if err != nil {
 				t.Fatal(err)
 			}

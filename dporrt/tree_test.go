@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestTree(t *testing.T) {
 		for _, algo := range []Algorithm{DFS, SDPOR} {
 			for _, dep := range []DepMode{Locals, Static} {
 				tree := &Tree{MaxNodes: 1 << 20}
-				r, err := Explore(m, Options{Algo: algo, Dep: dep, Tree: tree, MaxStates: 200000})
+				r, err := Explore(context.Background(), m, Options{Algo: algo, Dep: dep, Tree: tree, MaxStates: 200000})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -69,7 +70,7 @@ func TestTree(t *testing.T) {
 	// Recording stops at MaxNodes.
 	m, _ := interp.New(testprog.File(t, "../testdata/mix.blk"), nil)
 	tree := &Tree{MaxNodes: 10}
-	Explore(m, Options{Algo: DFS, Tree: tree})
+	Explore(context.Background(), m, Options{Algo: DFS, Tree: tree})
 	if len(tree.Nodes) != 10 || !tree.Truncated {
 		t.Errorf("MaxNodes 10: %d nodes, truncated %v", len(tree.Nodes), tree.Truncated)
 	}

@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func TestBenchVariantCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Explore(m, Options{Algo: algo, WholeArrays: whole})
+		r, err := Explore(context.Background(), m, Options{Algo: algo, WholeArrays: whole})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,7 +55,7 @@ func BenchmarkExploreCDPOR(b *testing.B) {
 	b.ResetTimer()
 	states := 0
 	for i := 0; i < b.N; i++ {
-		r, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, MaxStates: 200000})
+		r, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, MaxStates: 200000})
 		if err != nil {
 			b.Fatal(err)
 		}

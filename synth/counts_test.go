@@ -50,7 +50,7 @@ func BenchmarkGeneratedCounts(b *testing.B) {
 			if err != nil {
 				b.Fatalf("seed %d: %v", seed, err)
 			}
-			if oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000}); oracle.Cut {
+			if oracle, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000}); oracle.Cut {
 				continue // as the differential test: too big for dfs
 			}
 			ics, st, err := Run(context.Background(), p, randomPair)
@@ -61,7 +61,11 @@ func BenchmarkGeneratedCounts(b *testing.B) {
 			programs++
 			got := map[dporrt.Algorithm]dporrt.Stats{}
 			for _, a := range algos {
-				r, err := dporrt.Explore(m, dporrt.Options{Algo: a, ICs: ics, AssumeNoOverflow: unguarded})
+				opts := dporrt.Options{Algo: a}
+				if info, _ := dporrt.Lookup(a); info.NeedsICs {
+					opts.ICs, opts.AssumeNoOverflow = ics, unguarded
+				}
+				r, err := dporrt.Explore(context.Background(), m, opts)
 				if err != nil {
 					b.Fatalf("seed %d: %s: %v", seed, a, err)
 				}

@@ -291,8 +291,8 @@ func TestDeclaredFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS})
-		r, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: f})
+		oracle, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS})
+		r, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CDPOR, ICs: f})
 		if err != nil {
 			t.Fatal(err)
 		}

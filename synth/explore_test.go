@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -38,19 +39,19 @@ func TestCDPORDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 500000})
+			oracle, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 500000})
 			if oracle.Cut {
 				t.Skip("dfs does not finish within the bound")
 			}
 			// cdpor and codpor decide dependency statically (U⇒ needs it):
 			// compare them with sdpor and odpor-cs under the same one.
-			sd, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.SDPOR, Dep: dporrt.Static})
-			cs, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.ODPCS})
-			cd, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics})
+			sd, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.SDPOR, Dep: dporrt.Static})
+			cs, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.ODPCS})
+			cd, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics})
 			if err != nil {
 				t.Fatal(err)
 			}
-			co, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CODPOR, ICs: ics})
+			co, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CODPOR, ICs: ics})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,8 +73,8 @@ func TestCDPORDifferential(t *testing.T) {
 				{"codpor", co, coBound, true},
 			}
 			for _, fin := range []bool{false, true} {
-				ob, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.ODPOB, ObserveFinal: fin})
-				cob, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CODPOB, ICs: ics, ObserveFinal: fin})
+				ob, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.ODPOB, ObserveFinal: fin})
+				cob, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CODPOB, ICs: ics, ObserveFinal: fin})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -128,7 +129,7 @@ func TestExample5(t *testing.T) {
 		unguarded               bool
 		traces, blocked, states int
 	}{{true, 1, 2, 6}, {false, 1, 2, 6}} {
-		r, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, AssumeNoOverflow: tc.unguarded})
+		r, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, AssumeNoOverflow: tc.unguarded})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +137,7 @@ func TestExample5(t *testing.T) {
 			t.Errorf("Example 5 (assuming no overflow: %v): cdpor explores %d complete traces, %d sleep-set-blocked, %d events, %d final states; want %d, %d, %d, 1",
 				tc.unguarded, r.Traces, r.Blocked, r.States, len(r.Finals), tc.traces, tc.blocked, tc.states)
 		}
-		r4, _ := dporrt.Explore(m4, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, AssumeNoOverflow: tc.unguarded})
+		r4, _ := dporrt.Explore(context.Background(), m4, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, AssumeNoOverflow: tc.unguarded})
 		if len(r4.Finals) != 2 {
 			t.Errorf("Example 4 (assuming no overflow: %v): cdpor reaches %d final states, want 2 (both values of z)", tc.unguarded, len(r4.Finals))
 		}
@@ -172,7 +173,7 @@ func TestBenchPrograms(t *testing.T) {
 		{"bb.blk", []int64{2, 3, 5}, pow2},
 	} {
 		benchSizes(t, tc.file, tc.sizes, func(n int64, m *interp.Machine, ics *ic.File) {
-			cd, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, AssumeNoOverflow: true})
+			cd, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CDPOR, ICs: ics, AssumeNoOverflow: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,7 +185,7 @@ func TestBenchPrograms(t *testing.T) {
 			}
 			// codpor: the same traces, never sleep-set blocked, and for the
 			// programs of one trace no more states than cdpor.
-			co, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CODPOR, ICs: ics, AssumeNoOverflow: true})
+			co, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CODPOR, ICs: ics, AssumeNoOverflow: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,7 +195,7 @@ func TestBenchPrograms(t *testing.T) {
 			if tc.want(n) == 1 && co.States > cd.States {
 				t.Errorf("%s N=%d: codpor explores %d states, more than cdpor's %d", tc.file, n, co.States, cd.States)
 			}
-			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
+			oracle, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
 			if oracle.Cut {
 				return
 			}
@@ -204,7 +205,7 @@ func TestBenchPrograms(t *testing.T) {
 			}
 			runs := map[string]*dporrt.Result{"cdpor --assume-no-overflow": cd, "codpor --assume-no-overflow": co}
 			for _, algo := range []dporrt.Algorithm{dporrt.CDPOR, dporrt.CODPOR} {
-				r, err := dporrt.Explore(m, dporrt.Options{Algo: algo, ICs: ics, MaxStates: 300000})
+				r, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: algo, ICs: ics, MaxStates: 300000})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -273,10 +274,10 @@ func TestISSTABenchCodporOb(t *testing.T) {
 		{"lam.blk", []int64{2}, nil},
 	} {
 		benchSizes(t, tc.file, tc.sizes, func(n int64, m *interp.Machine, ics *ic.File) {
-			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
+			oracle, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
 			for _, fin := range []bool{false, true} {
-				cs, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.ODPCSO, ObserveFinal: fin})
-				co, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CODPOB, ICs: ics, ObserveFinal: fin})
+				cs, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.ODPCSO, ObserveFinal: fin})
+				co, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CODPOB, ICs: ics, ObserveFinal: fin})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -285,7 +286,7 @@ func TestISSTABenchCodporOb(t *testing.T) {
 					t.Errorf("%s: codpor-ob explores %d complete traces in %d states, odpor-cs-ob %d in %d", label, co.Traces, co.States, cs.Traces, cs.States)
 				}
 				if tc.want != nil && !fin {
-					paper, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CODPOB, ICs: ics, AssumeNoOverflow: true})
+					paper, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CODPOB, ICs: ics, AssumeNoOverflow: true})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
@@ -197,7 +198,7 @@ func goldenExplore(t *testing.T, pg goldenProgram, bound int) string {
 				if info.NeedsICs {
 					opts.ICs = ics
 				}
-				r, err := dporrt.Explore(m, opts)
+				r, err := dporrt.Explore(context.Background(), m, opts)
 				if err != nil {
 					t.Fatalf("%s %s: %v", info.Name, dep, err)
 				}

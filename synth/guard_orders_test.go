@@ -48,7 +48,7 @@ func TestGuardOrders(t *testing.T) {
 			if err != nil {
 				t.Fatalf("x = %d: %v\n%s", x, err, src)
 			}
-			oracle, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS})
+			oracle, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +127,7 @@ func neverWorse(t *testing.T, name, src string, m *interp.Machine, ics *ic.File)
 		if info, _ := dporrt.Lookup(a); info.NeedsICs {
 			o.ICs = ics
 		}
-		r, err := dporrt.Explore(m, o)
+		r, err := dporrt.Explore(context.Background(), m, o)
 		if err != nil {
 			t.Fatalf("%s: %s: %v", name, a, err)
 		}

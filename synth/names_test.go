@@ -134,8 +134,8 @@ func synthText(t *testing.T, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS})
-	cd, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: f})
+	oracle, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS})
+	cd, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CDPOR, ICs: f})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,9 +67,9 @@ func TestPSNodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
+			oracle, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 300000})
 			for _, algo := range []dporrt.Algorithm{dporrt.CDPOR, dporrt.CODPOR} {
-				r, err := dporrt.Explore(m, dporrt.Options{Algo: algo, ICs: ics, AssumeNoOverflow: true})
+				r, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: algo, ICs: ics, AssumeNoOverflow: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -79,7 +79,7 @@ func TestPSNodes(t *testing.T) {
 				if ok, why := r.Agrees(oracle); !oracle.Cut && !ok {
 					t.Errorf("N=%d: %s differs from dfs: %s", n, algo, why)
 				}
-				whole, err := dporrt.Explore(m, dporrt.Options{Algo: algo, ICs: ics, WholeArrays: true, AssumeNoOverflow: true})
+				whole, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: algo, ICs: ics, WholeArrays: true, AssumeNoOverflow: true})
 				if err != nil {
 					t.Fatal(err)
 				}

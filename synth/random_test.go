@@ -163,7 +163,7 @@ func randomDifferential(t *testing.T, name string, src string, edge func(*lang.P
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	oracle, _ := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000})
+	oracle, _ := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000})
 	if oracle.Cut {
 		return false
 	}
@@ -185,7 +185,7 @@ func randomDifferential(t *testing.T, name string, src string, edge func(*lang.P
 	if err != nil {
 		t.Fatalf("%s with %v: %v", name, start, err)
 	}
-	if oe, _ := dporrt.Explore(me, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000}); !oe.Cut {
+	if oe, _ := dporrt.Explore(context.Background(), me, dporrt.Options{Algo: dporrt.DFS, MaxStates: 100000}); !oe.Cut {
 		edgeRuns.Add(1)
 		if slices.ContainsFunc(oe.Findings, func(f dporrt.Finding) bool { return f.Error != nil && f.Error.Kind == interp.ErrOverflow }) {
 			edgeOverflows.Add(1)
@@ -210,10 +210,13 @@ func checkICAlgorithms(t *testing.T, name, src string, p *lang.Program, m *inter
 	key := func(o dporrt.Options) string { return fmt.Sprint(o.Algo, o.Dep, o.ObserveFinal) }
 	bound := func(a dporrt.Algorithm, o dporrt.Options) int {
 		o.Algo = a
+		if info, _ := dporrt.Lookup(a); !info.NeedsICs {
+			o.ICs, o.AssumeNoOverflow = nil, false
+		}
 		if n, ok := traces[key(o)]; ok {
 			return n
 		}
-		r, err := dporrt.Explore(m, o)
+		r, err := dporrt.Explore(context.Background(), m, o)
 		if err != nil {
 			t.Fatalf("%s: %s: %v", name, a, err)
 		}
@@ -232,7 +235,7 @@ func checkICAlgorithms(t *testing.T, name, src string, p *lang.Program, m *inter
 			}
 		}
 		for _, o := range runs {
-			r, err := dporrt.Explore(m, o)
+			r, err := dporrt.Explore(context.Background(), m, o)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

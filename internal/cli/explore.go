@@ -137,31 +137,33 @@ interrupted (nothing is written then).`,
 			// --timeout bounds the whole command: loading, synthesis of
 			// the ICs and exploration.
 			start := time.Now()
-			opts := dporrt.Options{Algo: dporrt.Algorithm(algo), MaxTraces: maxTraces, MaxStates: maxStates, StopOnViolation: stop}
+			opts := dporrt.Options{Algo: dporrt.Algorithm(algo), MaxTraces: maxTraces, MaxStates: maxStates, StopOnViolation: stop,
+				ObserveFinal: observeFinal, WholeArrays: wholeArrays, AssumeNoOverflow: noOverflow}
 			d, err := dporrt.ParseDep(dep)
 			if err != nil {
 				return badInput("--dep %q: want locals or static", dep)
 			}
 			opts.Dep = d
-			info, ok := dporrt.Lookup(opts.Algo)
-			if !ok {
-				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
-			}
 			if asJSON && (dotPath == "-" || svgPath == "-") {
 				return badInput("--json and --%s - both write to stdout: give the tree a file", map[bool]string{true: "dot", false: "svg"}[dotPath == "-"])
 			}
-			if observeFinal && !info.Observers {
-				return badInput("--observe-final is only used by the algorithms with observers (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.Observers }), ", "))
+			// The ICs are read later: a stand-in tells Validate one is given.
+			check := opts
+			if icsPath != "" {
+				check.ICs = &ic.File{}
 			}
-			opts.ObserveFinal = observeFinal
-			opts.WholeArrays = wholeArrays
-			if !info.NeedsICs && icsPath != "" {
-				return badInput("--ics is only used by the algorithms that use independence constraints (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.NeedsICs }), ", "))
+			if err := check.Validate(); err != nil {
+				var oe *dporrt.OptionError
+				if errors.As(err, &oe) {
+					flag, ok := optionFlags[oe.Option]
+					if !ok {
+						flag = oe.Option
+					}
+					return badInput("%s %s", flag, oe.Msg)
+				}
+				return badInput("%v", err)
 			}
-			if !info.NeedsICs && noOverflow {
-				return badInput("--assume-no-overflow is only used by the algorithms that use independence constraints (%s)", strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.NeedsICs }), ", "))
-			}
-			opts.AssumeNoOverflow = noOverflow
+			info, _ := dporrt.Lookup(opts.Algo)
 			dot, err := prepareOutput("--dot", dotPath, args[0], icsPath)
 			if err != nil {
 				return err
@@ -214,7 +216,7 @@ interrupted (nothing is written then).`,
 				opts.Tree = &dporrt.Tree{}
 			}
 			if res == nil {
-				res, err = await(ctx, func() (*dporrt.Result, error) { return dporrt.Explore(m, opts) })
+				res, err = await(ctx, func() (*dporrt.Result, error) { return dporrt.Explore(ctx, m, opts) })
 				prog.done()
 				if err != nil {
 					return toolFailed(ctx, err, "interrupted: nothing written")
@@ -269,6 +271,14 @@ interrupted (nothing is written then).`,
 
 // errTimedOut is the cause of a context whose --timeout deadline passed.
 var errTimedOut = errors.New("timed out")
+
+// optionFlags names the flag of each option dporrt.Options.Validate
+// may refuse.
+var optionFlags = map[string]string{
+	"Algo": "--algo", "Dep": "--dep", "MaxTraces": "--max-traces", "MaxStates": "--max-states",
+	"Timeout": "--timeout", "ObserveFinal": "--observe-final",
+	"ICs": "--ics", "AssumeNoOverflow": "--assume-no-overflow",
+}
 
 // exploreICs gives cdpor its ICs: the IC file at path, refused when made
 // for another program or when a constraint's written forms disagree with

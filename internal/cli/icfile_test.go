@@ -125,11 +125,11 @@ func TestICFileMismatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		cases[1].edit(t, f)
-		dfs, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.DFS})
+		dfs, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.DFS})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cd, err := dporrt.Explore(m, dporrt.Options{Algo: dporrt.CDPOR, ICs: f})
+		cd, err := dporrt.Explore(context.Background(), m, dporrt.Options{Algo: dporrt.CDPOR, ICs: f})
 		if err != nil {
 			t.Fatal(err)
 		}

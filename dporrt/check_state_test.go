@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
@@ -19,7 +20,7 @@ func TestCSDPORFig1(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree := &Tree{}
-	r, err := Explore(m, Options{Algo: CSDPOR, Dep: Static, Tree: tree})
+	r, err := Explore(context.Background(), m, Options{Algo: CSDPOR, Dep: Static, Tree: tree})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestCSDPORCommuting(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Explore(m, Options{Algo: CSDPOR})
+		r, err := Explore(context.Background(), m, Options{Algo: CSDPOR})
 		if err != nil {
 			t.Fatal(err)
 		}

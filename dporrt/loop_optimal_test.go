@@ -1,6 +1,7 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -203,7 +204,7 @@ func classKeys(m *interp.Machine, dep DepMode, bound int) (map[string]bool, bool
 func exploredClasses(t *testing.T, m *interp.Machine, algo Algorithm, dep DepMode, maxNodes int) (map[string]bool, bool) {
 	t.Helper()
 	tree := &Tree{MaxNodes: maxNodes}
-	if _, err := Explore(m, Options{Algo: algo, Dep: dep, Tree: tree}); err != nil {
+	if _, err := Explore(context.Background(), m, Options{Algo: algo, Dep: dep, Tree: tree}); err != nil {
 		t.Fatal(err)
 	}
 	if tree.Truncated {
@@ -313,7 +314,7 @@ func checkOptimal(t *testing.T, name string, m *interp.Machine, dep DepMode) boo
 	}
 	checkClocks(t, name, m, dep, 200000)
 	for _, algo := range []Algorithm{SDPOR, ODPOR} {
-		r, err := Explore(m, Options{Algo: algo, Dep: dep})
+		r, err := Explore(context.Background(), m, Options{Algo: algo, Dep: dep})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -429,7 +430,7 @@ r#3 covered (covered p#1 q#2)
 `},
 	} {
 		tree := &Tree{}
-		r, err := Explore(m, Options{Algo: tc.algo, Tree: tree})
+		r, err := Explore(context.Background(), m, Options{Algo: tc.algo, Tree: tree})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -496,7 +497,7 @@ func TestISSTA19Example(t *testing.T) {
 	} {
 		tree := &Tree{}
 		tc.opts.Tree = tree
-		r, err := Explore(m, tc.opts)
+		r, err := Explore(context.Background(), m, tc.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -610,7 +611,7 @@ func TestFastMutex(t *testing.T) {
 	}
 	var finals int
 	for _, run := range []Options{{Algo: SDPOR, Dep: Static}, {Algo: SDPOR, Dep: Locals}, {Algo: ODPOR, Dep: Static}} {
-		r, err := Explore(m, run)
+		r, err := Explore(context.Background(), m, run)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -674,7 +675,7 @@ func TestLiteratureCounts(t *testing.T) {
 			t.Errorf("%s: the oracle counts %d classes, the literature %d", name, n, c.want)
 		}
 		for _, algo := range []Algorithm{ODPOR, ODPOB} {
-			r, err := Explore(m, Options{Algo: algo})
+			r, err := Explore(context.Background(), m, Options{Algo: algo})
 			if err != nil {
 				t.Fatal(err)
 			}

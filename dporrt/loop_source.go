@@ -321,8 +321,7 @@ func (x *explorer) sleeperRaces(q *event) {
 // unless the race is uniform a process that starts the reversal goes into
 // the back set of E' (line 9).
 func (x *explorer) race(i, k int) bool {
-	if x.timeUp() {
-		x.cut("timeout")
+	if x.outOfTime() {
 		return false // the exploration is cut: its back sets no longer matter
 	}
 	var v verdict

@@ -240,8 +240,7 @@ func (x *explorer) recordRace(i, k int) bool {
 // is). It reports whether the race is uniform, which takes e out of
 // e”s predecessors.
 func (x *explorer) judgeRace(i, k int) bool {
-	if x.timeUp() {
-		x.cut("timeout")
+	if x.outOfTime() {
 		return false
 	}
 	if x.seq[k].err != nil {
@@ -277,8 +276,7 @@ func (x *explorer) detectRaces() {
 	for k := from; k < len(x.seq); k++ {
 		ev := x.seq[k]
 		for _, i := range ev.races {
-			if x.timeUp() {
-				x.cut("timeout")
+			if x.outOfTime() {
 				return
 			}
 			if x.check != nil && x.ics == nil {
