@@ -144,6 +144,43 @@ func Names() []string {
 	return out
 }
 
+// assemble gives the explorer the parts the algorithm's row names: its
+// loop, its race check (the constraints' when it has an IC file; without
+// one the optimal loop's constraint algorithms fall back on the state
+// check, the source loop's on none), and how the optimal loop finds races
+// (with observers or not). Nothing else decides by the row.
+func (x *explorer) assemble(info Info) error {
+	x.loop = loops[info.Loop]
+	x.finder = plainFinder{}
+	if info.Observers {
+		x.finder = observedFinder{}
+	}
+	x.check = noCheck{}
+	switch info.Check {
+	case CheckState:
+		x.check = stateCheck{}
+	case CheckICs:
+		if x.opts.ICs != nil {
+			ics, err := newICIndex(x.m.Prog, x.opts.ICs)
+			if err != nil {
+				return err
+			}
+			ics.unguarded = x.opts.AssumeNoOverflow
+			if !ics.unguarded {
+				// Where no run can overflow, the runs compute over
+				// mathematical integers, where a constraint alone shows
+				// its pair commuting: U⇒ need ask nothing of the guards.
+				ics.unguarded, _ = x.m.OverflowFree()
+			}
+			x.ics, x.check = ics, icCheck{byState: info.Loop == LoopSource}
+			x.blocking = x.m.Prog.HasAwait()
+		} else if info.Loop == LoopOptimal {
+			x.check = stateCheck{}
+		}
+	}
+	return nil
+}
+
 // OptionError is an option of [Options] that does not fit the others:
 // Option names the field, Msg says why, after the option's name.
 type OptionError struct{ Option, Msg string }

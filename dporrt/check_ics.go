@@ -76,8 +76,50 @@ func newICIndex(p *lang.Program, f *ic.File) (*icIndex, error) {
 // pair returns the pair of blocks a and b (nil when the file has none).
 func (x *icIndex) pair(a, b *lang.Block) pairRef { return x.pairs[[2]*lang.Block{a, b}] }
 
-// icCheck is the check of cdpor: see judge.
-type icCheck struct{}
+// icCheck is the check of cdpor: see judge. In the source loop a pair
+// with no constraint that is not exact falls back on the state check
+// (byState); the optimal loop does that after the reversal (coverCS).
+type icCheck struct{ byState bool }
+
+// reverse: codpor judged the race when it was found (see judgeRace).
+func (icCheck) reverse(x *explorer, i, k int)       { x.reverse(i, []int{k}) }
+func (icCheck) reverseWrites(x *explorer, i, k int) { x.reverseObservedCS(i, k) }
+func (icCheck) covers() bool                        { return true }
+func (icCheck) forcesSkipped() bool                 { return false }
+func (icCheck) needsOrigins() bool                  { return true }
+
+func (icCheck) keptAsleep(x *explorer, f *level, pid interp.PID) []sleeper {
+	return x.uniformSleepers(f, pid)
+}
+
+func (icCheck) keptCovers(x *explorer, f *level, pid interp.PID) []sleeper {
+	return x.uniformCovers(f, pid)
+}
+
+func (icCheck) uniformAt(x *explorer, i int, a, b *event) bool { return x.uniformAt(i, a, b) }
+
+// early: codpor and codpor-ob put e' right after the events it happens
+// after where an event after e lost a predecessor to a uniform race (see
+// reverse), unless e' is a process born after e.
+func (icCheck) early(x *explorer, i int, tail []int) bool {
+	if len(tail) != 1 || x.blocking || !x.lostEdge(i, len(x.seq)-1) {
+		return false
+	}
+	b, ok := x.born[x.seq[tail[0]].pid]
+	return !ok || b <= i
+}
+
+// reversed: codpor makes odpor-cs's check too, where it is safe.
+func (icCheck) reversed(x *explorer, i int, tail []int) {
+	if k := tail[0]; len(tail) == 1 && !x.seq[k].virtual {
+		x.coverCS(i, k)
+	}
+}
+func (icCheck) scan(x *explorer, k int)         { x.scan(k, x.judgeRace) }
+func (icCheck) scanObserved(x *explorer, k int) { x.scan(k, x.dropUniform) }
+func (icCheck) dropsUniform(x *explorer, i, k int) bool {
+	return x.dropUniform(i, k)
+}
 
 // icHolds evaluates the constraints of the pair of blocks of processes a
 // and b in the current state, a's process being the first of the pair.
@@ -166,11 +208,11 @@ func (x *explorer) pairCheck(pr pairRef, aPID, bPID interp.PID) (holds, uniform 
 // explored the same complete traces on the synth package's 300 random
 // programs in 88,228 states against 61,176 with odpor-cs's alone
 // (odpor-cs: 63,461), and on BB(8) in 2708 against 1680 (cdpor: 2717).
-func (icCheck) judge(x *explorer, i, k int) verdict {
+func (c icCheck) judge(x *explorer, i, k int) verdict {
 	e, n := x.seq[i], x.seq[k]
 	pr := x.ics.pair(e.block, n.block)
 	var v verdict
-	compare := !n.virtual && x.info.Loop != LoopOptimal
+	compare := !n.virtual && c.byState
 	if pr.pr == nil || len(pr.pr.Constraints) == 0 {
 		if (pr.pr == nil || !pr.pr.Exact) && compare {
 			v.cover(x.stateCover(i, k))
@@ -368,11 +410,8 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []interp.Loc {
 
 // uniformAt reports whether a constraint of the pair of a and b holds
 // uniformly (U⇒) in s[seq[:i]], the state at level i, both processes
-// existing there (cdpor, codpor; false without an IC file).
+// existing there (cdpor, codpor).
 func (x *explorer) uniformAt(i int, a, b *event) bool {
-	if x.ics == nil {
-		return false
-	}
 	uniform := false
 	x.detour(i, false, func() {
 		_, uniform = x.pairCheck(x.ics.pair(a.block, b.block), a.pid, b.pid)
@@ -524,9 +563,6 @@ func writesOf(ev *event) []interp.Loc {
 // after p runs because their independence with p holds uniformly in the
 // current state (Alg. 1, line 17).
 func (x *explorer) uniformSleepers(f *level, pid interp.PID) []sleeper {
-	if x.ics == nil {
-		return nil
-	}
 	pi := x.procIndex(pid)
 	if pi < 0 {
 		return nil

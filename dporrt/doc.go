@@ -10,6 +10,24 @@
 // [interp.State]: an event is one block of one process ([interp.Event]),
 // and the semantics are interp's.
 //
+// # Parts
+//
+// An explorer is assembled from the parts its row of [Algorithms] names
+// (algo.go, assemble), and nothing else reads the row:
+//
+//   - the loop ([Info].Loop; loop.go): loop_dfs.go, loop_source.go
+//     (back sets and sleep sets), loop_optimal.go (wakeup trees);
+//   - the race check ([Info].Check; check.go): none, the state check
+//     (check_state.go, with the optimal loop's don't-do sets in
+//     dontdo.go), the constraints' (check_ics.go);
+//   - how the optimal loop finds races ([Info].Observers; finder.go):
+//     by the dependency alone, or with observers (observers.go);
+//   - the dependency ([Options].Dep): the static sets (cells.go) or the
+//     locals' (localsets.go), and happens-before over them (hb.go,
+//     vclock.go).
+//
+// A new variant is a row and the part it adds, in files of its own.
+//
 // # Contracts
 //
 //   - An event costs time and memory in proportion to what it does, not to

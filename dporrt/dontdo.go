@@ -210,9 +210,6 @@ func (x *explorer) uniformCovers(f *level, pid interp.PID) []sleeper {
 // uniformCovers'; an independent q, childSleep's. A sequence that holds
 // p's event is not inherited without it, for the reason childSleep gives.
 func (x *explorer) uniformPassOver(f *level, pid interp.PID) []sleeper {
-	if x.ics == nil {
-		return nil
-	}
 	var p *event
 	var out []sleeper
 	for _, sl := range f.sleep {
@@ -302,7 +299,7 @@ func (x *explorer) coveredStop(f *level) bool {
 	}
 	x.res.Covered++
 	x.treeKind(f.node, NodeCovered)
-	if !x.info.Observers || !x.opts.ObserveFinal {
+	if !x.finder.observesFinal(x) {
 		x.detectRaces()
 	}
 	for _, pid := range covered {
@@ -368,7 +365,7 @@ func (x *explorer) reverseCSTail(i int, tail []int) {
 	}
 	nd := x.notdep(i, k)
 	pos := append(slices.Clone(nd), k)
-	if x.ics == nil || !x.lostEdge(i, k) { // codpor-ob: see coverCS
+	if !x.lostEdge(i, k) { // codpor-ob: see coverCS
 		x.coverSame(i, k, pos)
 	} else {
 		x.coverBefore(i, k)
@@ -594,7 +591,7 @@ func (x *explorer) reverseObservedCS(i, k int) {
 	var alt []int
 	modObs := !related
 	switch {
-	case x.ics != nil && x.lostEdge(i, tail[len(tail)-1]):
+	case x.lostEdge(i, tail[len(tail)-1]):
 		// codpor-ob: no check over an event that lost a predecessor to
 		// a uniform race (see coverCS).
 	case modObs:

@@ -69,24 +69,13 @@ func (x *explorer) estimate(stepping bool) float64 {
 	if len(x.entries) <= last {
 		return 0
 	}
-	var enabled []int
-	if x.info.Loop == LoopDFS {
-		enabled = x.enabledCounts()
-	}
+	branches := x.loop.branches(x)
 	states := x.res.States
 	est := 0.0 // the estimated work under the level below
 	for k := last; k >= 0; k-- {
 		f := x.levels[k]
 		explored := f.done.len()
-		var total int
-		switch x.info.Loop {
-		case LoopDFS:
-			total = max(enabled[k], explored)
-		case LoopSource:
-			total = explored + x.pendingBack(f, k)
-		case LoopOptimal:
-			total = explored + x.pendingWUT(f)
-		}
+		total := branches(f, k)
 		work := float64(states - x.entries[k])
 		current := k < last || stepping
 		if total == 0 { // a leaf

@@ -9,16 +9,16 @@ import (
 )
 
 // BenchmarkExplore reports events per second of dfs, sdpor, csdpor, odpor,
-// odpor-ob and odpor-cs on fib (N = 4: every res process conflicts, so
-// interleavings grow fast). csdpor's and odpor-cs's events include those of
-// the reversed orders they run. cdpor needs an IC file; package synth
-// measures it.
+// odpor-ob, odpor-cs and odpor-cs-ob on fib (N = 4: every res process conflicts, so
+// interleavings grow fast). The events of the context-sensitive ones
+// include those of the reversed orders they run. The algorithms that use
+// an IC file are measured in package synth (BenchmarkExploreICs).
 func BenchmarkExplore(b *testing.B) {
 	m, err := interp.New(testprog.File(b, "../testdata/fib.blk"), map[string]int64{"N": 4})
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, algo := range []Algorithm{DFS, SDPOR, CSDPOR, ODPOR, ODPOB, ODPCS} {
+	for _, algo := range []Algorithm{DFS, SDPOR, CSDPOR, ODPOR, ODPOB, ODPCS, ODPCSO} {
 		b.Run(string(algo), func(b *testing.B) {
 			states := benchExplore(b, m, Options{Algo: algo, MaxStates: 200000})
 			b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "events/s")

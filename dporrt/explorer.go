@@ -291,7 +291,8 @@ type explorer struct {
 	done       <-chan struct{} // ctx.Done()
 	stopped    bool
 	scratch    interp.Event
-	info       Info               // the algorithm
+	loop       loop               // its loop
+	finder     raceFinder         // how the optimal loop finds races
 	raced      int                // the events before it had their races reversed (see detectRaces)
 	observing  bool               // dependent uses observers (see dependentObserved)
 	check      raceCheck          // what the algorithm does with a race besides reversing it (nil: nothing)
@@ -339,6 +340,8 @@ type explorer struct {
 
 func newExplorer(m *interp.Machine, opts Options) *explorer {
 	x := &explorer{m: m, opts: opts, res: &Result{Dep: opts.Dep}, finals: map[uint64][]*interp.State{}, sites: map[siteKey]int{}, born: map[interp.PID]int{}, start: time.Now()}
+	// The parts of dfs, until assemble gives those of the algorithm.
+	x.loop, x.check, x.finder = dfsLoop{}, noCheck{}, plainFinder{}
 	x.maxDepth = opts.MaxDepth
 	if x.maxDepth <= 0 {
 		x.maxDepth = DefaultMaxDepth
@@ -385,32 +388,12 @@ func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(
 	st, rerr := m.Initial()
 	x := newExplorer(m, opts)
 	x.ctx, x.done = ctx, ctx.Done()
-	x.info, x.st, x.onLevel = info, st, onLevel
+	x.st, x.onLevel = st, onLevel
 	if opts.Progress != nil {
 		x.onLevel = recordEntries(onLevel)
 	}
-	switch info.Check {
-	case CheckState:
-		x.check = stateCheck{}
-	case CheckICs:
-		if opts.ICs != nil {
-			ics, err := newICIndex(m.Prog, opts.ICs)
-			if err != nil {
-				return nil, err
-			}
-			ics.unguarded = opts.AssumeNoOverflow
-			if !ics.unguarded {
-				// Where no run can overflow, the runs compute over
-				// mathematical integers, where a constraint alone shows
-				// its pair commuting: U⇒ need ask nothing of the guards.
-				ics.unguarded, _ = m.OverflowFree()
-			}
-			x.ics, x.check = ics, icCheck{}
-			x.blocking = m.Prog.HasAwait()
-		} else if info.Loop == LoopOptimal {
-			// No constraint: every pair falls back on the state check.
-			x.check = stateCheck{}
-		}
+	if err := x.assemble(info); err != nil {
+		return nil, err
 	}
 	for _, v := range st.Violations { // asserts or invariants that failed in init
 		v := v
@@ -427,14 +410,7 @@ func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(
 	}
 	x.levels = []*level{root}
 	root.node = x.treeNode(-1, interp.Step{})
-	switch info.Loop {
-	case LoopDFS:
-		x.dfs(0)
-	case LoopSource:
-		x.source(0)
-	case LoopOptimal:
-		x.optimal(0)
-	}
+	x.loop.explore(x, 0)
 	x.res.Elapsed = time.Since(x.start)
 	return x.res, nil
 }
@@ -577,7 +553,7 @@ func (x *explorer) step(pid interp.PID, record bool) (*event, []int) {
 	reads, writes := x.sets(x.st.Procs[i])
 	mark := x.st.Mark()
 	viol := len(x.st.Violations)
-	withICs := x.ics != nil && !x.detouring
+	withICs := x.check.needsOrigins() && !x.detouring
 	var pre []int64
 	if withICs { // for localsUniform
 		pre = slices.Clone(x.st.Procs[i].Locals)
@@ -590,7 +566,7 @@ func (x *explorer) step(pid interp.PID, record bool) (*event, []int) {
 	if x.opts.Dep == Locals && e.Err == nil && len(writes) > 0 {
 		x.restrictWrites(ev, e.Writes)
 	}
-	if x.info.Observers {
+	if x.finder.observes() {
 		ev.wrote = slices.Clone(e.Writes)
 	}
 	for _, c := range e.Spawned {

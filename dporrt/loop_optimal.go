@@ -39,10 +39,8 @@ type wut = wakeupTree[*event, interp.PID]
 // differential soak).
 func (x *explorer) newWUT() *wut {
 	t := x.plainWUT()
-	if x.info.Observers {
-		t.wi, t.extend = x.observedWI, true
-	}
-	t.keep = x.info.Check != CheckNone
+	x.finder.wut(x, t)
+	t.keep = x.check.covers()
 	return t
 }
 
@@ -179,7 +177,7 @@ func (x *explorer) optimal(depth int) {
 		}
 		sub := f.wut.subtree(pid)
 		explored++
-		kept := x.uniformCovers(f, pid)
+		kept := x.check.keptCovers(x, f, pid)
 		took++
 		ev, spawned, node := x.take(f, pid)
 		f.wut.setFirst(pid, ev) // races inserted here now meet it as it ran
@@ -200,9 +198,7 @@ func (x *explorer) optimal(depth int) {
 		x.raced = min(x.raced, len(x.seq))
 		x.dropLooks()
 		f.sleep = append(f.sleep, sleeper{seq: []*event{ev}})
-		if x.info.Observers {
-			f.doneEv = append(f.doneEv, ev)
-		}
+		x.finder.explored(f, ev)
 		f.wut.remove(pid)
 	}
 }
@@ -215,18 +211,7 @@ func (x *explorer) optimal(depth int) {
 // is judged now, as cdpor does: one a constraint shows uniformly
 // independent is no race and no happens-before edge, and the sequences
 // that cover a reversal go into the don't-do set where it would start.
-func (x *explorer) scanOptimal(k int) {
-	switch {
-	case x.info.Observers && x.ics != nil:
-		x.scan(k, x.dropUniform)
-	case x.info.Observers:
-		x.clock(k)
-	case x.ics != nil:
-		x.scan(k, x.judgeRace)
-	default:
-		x.scan(k, x.recordRace)
-	}
-}
+func (x *explorer) scanOptimal(k int) { x.finder.scan(x, k) }
 
 // recordRace notes the race of seq[i] with seq[k] on seq[k]: it is
 // reversed once the sequence is maximal (see detectRaces).
@@ -265,11 +250,10 @@ func (x *explorer) judgeRace(i, k int) bool {
 // reversed then (its v differed only after ê', which a wakeup tree leaf
 // leaves free). Without this, every trace would pay for the races of its
 // whole prefix again.
-func (x *explorer) detectRaces() {
-	if x.info.Observers {
-		x.observedRaces()
-		return
-	}
+func (x *explorer) detectRaces() { x.finder.detect(x) }
+
+// plainRaces is detectRaces by the plain dependency.
+func (x *explorer) plainRaces() {
 	x.reverseLooks()
 	from := x.raced
 	x.raced = len(x.seq)
@@ -279,11 +263,7 @@ func (x *explorer) detectRaces() {
 			if x.outOfTime() {
 				return
 			}
-			if x.check != nil && x.ics == nil {
-				x.reverseCS(i, k)
-			} else {
-				x.reverse(i, []int{k}) // codpor judged it when it was found
-			}
+			x.check.reverse(x, i, k)
 		}
 	}
 }
@@ -343,18 +323,13 @@ func (x *explorer) reverse(i int, tail []int) bool {
 	k := tail[0]
 	// codpor and codpor-ob put e' right after the events before it that
 	// it happens after (see above); the others keep E's order, e' last.
-	early := x.ics != nil && len(tail) == 1 && !x.blocking && x.lostEdge(i, len(x.seq)-1)
-	if b, ok := x.born[x.seq[k].pid]; ok && b > i {
-		early = false
-	}
+	early := x.check.early(x, i, tail)
 	if !x.reversible(i, k) {
 		x.unreversible(i, k)
 		return false
 	}
 	v := x.reversal(i, tail, early) // its failing events judged (failsWhere)
-	if x.ics != nil && len(tail) == 1 && !x.seq[k].virtual {
-		x.coverCS(i, k) // codpor: odpor-cs's check too, where it is safe
-	}
+	x.check.reversed(x, i, tail)
 	x.insertJudged(i, v)
 	return true
 }
@@ -576,7 +551,7 @@ func (x *explorer) failsWhere(i int, v []*event) {
 // so is v when a process done at a level up to f is a weak initial under
 // the observer dependency (see redundantObserved).
 func (x *explorer) redundant(f *level, v []*event) bool {
-	if x.info.Observers && x.redundantObserved(f.depth, v) {
+	if x.finder.redundant(x, f, v) {
 		return true
 	}
 	if len(f.sleep) == 0 {
@@ -709,7 +684,7 @@ func (x *explorer) reverseDisabler(i, k int) {
 // keep no looks (see blockedRaces), and preserve final states and
 // violations, not Mazurkiewicz classes.
 func (x *explorer) unreversible(i, k int) {
-	if x.info.Observers && !x.seq[k].blocked {
+	if x.finder.toDisabler(x, k) {
 		x.reverseDisabler(i, k)
 		return
 	}
@@ -863,7 +838,7 @@ func (x *explorer) errorWakeups(k int) {
 // not hold either; there it made odpor-cs-ob explore more traces than
 // odpor-ob (dporrt/testdata/regress/cs-wake-all.blk: 36 against 33).
 func (x *explorer) forceCovered(f *level) bool {
-	if !x.info.Observers || !x.opts.ObserveFinal || x.check == nil {
+	if !x.finder.observesFinal(x) || !x.check.covers() {
 		return false
 	}
 	var covered []interp.PID

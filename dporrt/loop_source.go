@@ -142,7 +142,7 @@ func (x *explorer) source(depth int) {
 	// explored (see sourceCoveredStop, forceSkipped); cdpor reverses the
 	// races of every covered process on entering a level, and explores
 	// every process awake there.
-	forced := x.info.Check == CheckState
+	forced := x.check.forcesSkipped()
 	byState := false
 	for _, sl := range f.sleep {
 		if sl.byState && len(sl.seq) == 1 {
@@ -180,7 +180,7 @@ func (x *explorer) source(depth int) {
 			x.treeKind(f.node, NodeCut)
 			return
 		}
-		kept := x.uniformSleepers(f, pid)
+		kept := x.check.keptAsleep(x, f, pid)
 		ev, spawned, node := x.take(f, pid)
 		if ev.err != nil {
 			x.errorEnd(node, ev)
@@ -267,7 +267,7 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 		}
 		x.seq = append(x.seq, ev)
 		n := len(x.seq) - 1
-		if x.info.Loop == LoopOptimal && !x.info.Observers {
+		if x.loop.keepsLooks(x) {
 			// The optimal loop keeps the look, and reverses its races
 			// once the sequence is maximal (see reverseLooks).
 			l := &look{at: n, ev: ev}
@@ -325,7 +325,7 @@ func (x *explorer) race(i, k int) bool {
 		return false // the exploration is cut: its back sets no longer matter
 	}
 	var v verdict
-	if x.check != nil && x.seq[k].err == nil {
+	if x.seq[k].err == nil {
 		v = x.check.judge(x, i, k)
 	}
 	for _, c := range v.covers {
@@ -388,7 +388,7 @@ func (x *explorer) updateBack(i, k int) {
 		if !x.enabledAt(q.proc, i) {
 			continue
 		}
-		if x.info.Check == CheckState && x.coveredOnly(f, q.pid) {
+		if x.check.forcesSkipped() && x.coveredOnly(f, q.pid) {
 			if covered == nil {
 				covered = q
 			}
@@ -437,7 +437,7 @@ func (x *explorer) wokenBy(i int, pid interp.PID, before []*event) bool {
 			continue
 		}
 		asleep = true
-		if !slices.ContainsFunc(before, func(w *event) bool { return x.dependent(w, sl.seq[0]) && !x.uniformAt(i, w, sl.seq[0]) }) {
+		if !slices.ContainsFunc(before, func(w *event) bool { return x.dependent(w, sl.seq[0]) && !x.check.uniformAt(x, i, w, sl.seq[0]) }) {
 			return false
 		}
 	}

@@ -159,7 +159,7 @@ func (x *explorer) observedRaces() {
 	var races [][2]int
 	for k := range x.seq {
 		x.scan(k, func(i, k int) bool {
-			if x.ics != nil && x.dropUniform(i, k) {
+			if x.check.dropsUniform(x, i, k) {
 				return true // codpor-ob: no race, no happens-before edge
 			}
 			races = append(races, [2]int{i, k})
@@ -178,18 +178,10 @@ func (x *explorer) observedRaces() {
 			x.seq[k].handled = append(x.seq[k].handled, fp)
 		}
 		ww := !x.beyondWrites(x.seq[i], x.seq[k]) // two writes, dependent for an observer
-		switch {
-		case x.check != nil && ww:
-			x.reverseObservedCS(i, k)
-		case ww:
-			tail, _ := x.observedTail(i, k)
-			x.reverse(i, tail)
-		case x.ics != nil:
-			x.reverse(i, []int{k}) // codpor-ob: as codpor reverses it
-		case x.check != nil:
-			x.reverseCS(i, k)
-		default:
-			x.reverse(i, []int{k})
+		if ww {
+			x.check.reverseWrites(x, i, k)
+		} else {
+			x.check.reverse(x, i, k) // codpor-ob: as codpor reverses it
 		}
 	}
 	for k := range x.seq { // back to the plain happens-before

@@ -78,7 +78,7 @@ func (x *explorer) treeLeave(node int, f *level, enabled []interp.PID) {
 		if i := x.procIndex(pid); i >= 0 {
 			name = x.st.Procs[i].Name()
 		}
-		if x.check != nil && x.info.Loop == LoopOptimal && f.covered(pid) || x.info.Check == CheckState && x.info.Loop == LoopSource && x.coveredOnly(f, pid) {
+		if x.loop.coveredAt(x, f, pid) {
 			n.Covered = append(n.Covered, name)
 		} else if f.asleep(pid) {
 			n.Asleep = append(n.Asleep, name)
