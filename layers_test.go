@@ -26,7 +26,7 @@ var layers = map[string][]string{
 	"synth":  {"lang", "ts", "encode", "allsat", "ic"},
 	"interp": {"lang", "ic"},
 	"dporrt": {"lang", "ic", "interp"},
-	"audit":  {"lang", "ts", "encode", "ic", "synth", "dporrt", "interp", "internal/z3"},
+	"audit":  {"lang", "ts", "encode", "allsat", "ic", "synth", "dporrt", "interp", "internal/z3"},
 	// gofront lowers Go packages to the IR: a front end beside lang's.
 	"gofront":      {"lang", "ic"},
 	"internal/cli": {"lang", "ts", "encode", "allsat", "synth", "ic", "interp", "dporrt", "audit", "gofront", "internal/gctune"},

@@ -1,18 +1,13 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"github.com/icgen/icgen/allsat"
 	"github.com/icgen/icgen/audit"
 	"github.com/icgen/icgen/ic"
-	"github.com/icgen/icgen/interp"
-	"github.com/icgen/icgen/lang"
-	"github.com/icgen/icgen/synth"
 	"github.com/spf13/cobra"
 )
 
@@ -93,13 +88,13 @@ unreadable or stale IC file), 3 internal failure.`,
 				if len(l.prog.Commutes) == 0 {
 					return badInput("%s declares no commute and --ics was not given: nothing to check (see icgen check --help)", l.path)
 				}
-				rep, err = await(ctx, func() (*audit.FileReport, error) { return checkDeclared(ctx, m, aopts) })
+				rep, err = await(ctx, func() (*audit.FileReport, error) { return audit.CheckDeclared(ctx, m, aopts) })
 			} else {
 				var f *ic.File
 				if f, err = readICs(l, icsPath); err != nil {
 					return err
 				}
-				rep, err = await(ctx, func() (*audit.FileReport, error) { return checkFile(ctx, m, f, aopts) })
+				rep, err = await(ctx, func() (*audit.FileReport, error) { return audit.CheckFile(ctx, m, f, aopts) })
 			}
 			if err != nil {
 				return toolFailed(ctx, err, "interrupted")
@@ -122,63 +117,6 @@ unreadable or stale IC file), 3 internal failure.`,
 	f.DurationVar(&checkTO, "check-timeout", 5*time.Second, "budget per solver check; a constraint that runs out is unknown")
 	f.IntVar(&tries, "tries", 5, "solver models run per query when looking for a counterexample")
 	return cmd
-}
-
-// checkFile checks an IC file. Constraints from other sources (a program's
-// own declarations) go through the same audit.Checker.Check and are
-// reported by writeResult.
-func checkFile(ctx context.Context, m *interp.Machine, f *ic.File, opts audit.Options) (*audit.FileReport, error) {
-	c, err := audit.NewChecker(m, f.Functions, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	return c.CheckFile(ctx, f)
-}
-
-// checkDeclared proves the commute declarations of m's program. The
-// verdict proven is synth.Declared's, the one judgement explore uses: a
-// declaration is proven exactly when explore --algo cdpor uses it. Every
-// other declaration is then checked as a claim located at its declaration
-// (audit.Checker), so an unsound one gets a witness confirmed by running
-// both orders; a claim the checker proves but synth.Declared does not
-// (no overflow guard could be given) stays unknown.
-func checkDeclared(ctx context.Context, m *interp.Machine, opts audit.Options) (*audit.FileReport, error) {
-	rs, err := synth.Declared(ctx, m.Prog, synth.Options{CheckTimeout: opts.CheckTimeout})
-	if err != nil {
-		return nil, err
-	}
-	c, err := audit.NewChecker(m, nil, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	rep := &audit.FileReport{}
-	for _, r := range rs {
-		cl := audit.Claim{A: r.A, B: r.B, Expr: r.Constraint.Expr, NoOverflow: r.NoOverflow,
-			Source: "declared: " + lang.CommuteString(r.Commute), Pos: r.Commute.Pos}
-		switch {
-		case r.Verdict == allsat.Proven:
-			needed, err := c.GuardNeeded(ctx, r.A, r.B, []*ic.Expr{cl.Expr})
-			if err != nil {
-				return nil, err
-			}
-			rep.Constraints = append(rep.Constraints, audit.Result{Claim: cl, Verdict: audit.Proven, GuardNeeded: needed})
-			continue
-		case cl.Expr == nil: // the condition has no IC form
-			rep.Constraints = append(rep.Constraints, audit.Result{Claim: cl, Verdict: audit.Undecided, Reason: r.Reason})
-			continue
-		}
-		res, err := c.Check(ctx, []audit.Claim{cl})
-		if err != nil {
-			return nil, err
-		}
-		if res[0].Verdict == audit.Proven {
-			res[0].Verdict, res[0].Reason = audit.Undecided, r.Reason
-		}
-		rep.Constraints = append(rep.Constraints, res...)
-	}
-	return rep, nil
 }
 
 // claimTitle names a claim: its pair and its text.
