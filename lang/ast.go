@@ -369,6 +369,8 @@ type Program struct {
 	Blocks     []*Block
 	Invariants []*Invariant
 	Commutes   []*Commute
+
+	globalNames map[string]*Var // Globals by name, made by Compile (see Global)
 }
 
 // Proc returns the proc named name, or nil.
@@ -413,7 +415,15 @@ func (p *Program) Param(name string) *Param {
 }
 
 // Global returns the global named name, or nil.
+//
+// It looks the name up in the map Compile makes, and searches Globals
+// where the map has no global of that name: a program built by hand, or
+// whose globals were renamed after Compile (package gofront gives them
+// the Go code's names).
 func (p *Program) Global(name string) *Var {
+	if g := p.globalNames[name]; g != nil && g.Name == name {
+		return g
+	}
 	for _, g := range p.Globals {
 		if g.Name == name {
 			return g

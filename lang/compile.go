@@ -31,6 +31,12 @@ func Compile(file string, src []byte) (*Program, ErrorList) {
 		c.errs.Sort()
 		return nil, c.errs
 	}
+	// Constraints name globals, and a runtime evaluates them by name at
+	// every race (interp.ICEnv): a map, not a search.
+	c.prog.globalNames = make(map[string]*Var, len(c.prog.Globals))
+	for _, g := range c.prog.Globals {
+		c.prog.globalNames[g.Name] = g
+	}
 	return c.prog, nil
 }
 

@@ -275,3 +275,23 @@ func sortedVars(set []*Var) error {
 	}
 	return nil
 }
+
+// TestProgramGlobal: Global finds each global by name, also after a
+// rename (package gofront renames globals after Compile), and nothing
+// under a name no global has.
+func TestProgramGlobal(t *testing.T) {
+	p, errs := Compile("g.blk", []byte("global int x, y;\nglobal int a[2];\nproc p() { x = y + a[0]; }\n"))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	for _, g := range p.Globals {
+		if p.Global(g.Name) != g {
+			t.Errorf("Global(%q) is not it", g.Name)
+		}
+	}
+	y := p.Global("y")
+	y.Name = "c.y"
+	if p.Global("c.y") != y || p.Global("y") != nil || p.Global("z") != nil {
+		t.Errorf("after a rename: Global(c.y) = %v, Global(y) = %v, Global(z) = %v", p.Global("c.y"), p.Global("y"), p.Global("z"))
+	}
+}
