@@ -21,6 +21,9 @@ type Options struct {
 	Tries        int           // solver models run per query before giving up on a witness (0: 5)
 	CheckTimeout time.Duration // budget of one solver check (0: 2s)
 	Rlimit       uint64        // Z3 resource limit per check (0: none)
+	// Text renders a constraint in the report (nil: its canonical text,
+	// ic.Expr.String); the Go front end's names its terms as Go code does.
+	Text func(*ic.Expr) string
 	// Progress, when set, is called after each pair is classified (stage
 	// "classifying") and after each pair's witness search ("witnesses"),
 	// from one goroutine at a time.
@@ -80,7 +83,7 @@ type Pair struct {
 	A, B        string
 	Class       Class
 	Exact       bool     // the constraints hold exactly where the pair commutes, wherever its overflow guard holds
-	Constraints []string // canonical texts, for Conditional (and partial Unknown) pairs
+	Constraints []string // their texts (Options.Text), for Conditional (and partial Unknown) pairs
 	Reason      string   // why the pair is Unknown
 	Notes       []string // what made the pair inexact
 	// Witness, for pairs that are not Always: a state where both blocks
@@ -162,7 +165,11 @@ func Run(ctx context.Context, m *interp.Machine, opts Options) (*Report, error) 
 		progress("witnesses", i, len(f.Pairs))
 		out := Pair{A: fp.A, B: fp.B, Class: classOf(fp.Status), Exact: fp.Exact, Reason: fp.Reason, Notes: fp.Notes}
 		for _, c := range fp.Constraints {
-			out.Constraints = append(out.Constraints, c.Text)
+			text := c.Text
+			if opts.Text != nil {
+				text = opts.Text(c.Expr)
+			}
+			out.Constraints = append(out.Constraints, text)
 		}
 		if out.Class != Always {
 			a, b := p.Block(fp.A), p.Block(fp.B)

@@ -70,6 +70,9 @@ type Block struct {
 	Reads  []string `json:"reads"`  // syntactic, globals only
 	Writes []string `json:"writes"` // syntactic, globals only
 	W      []string `json:"w"`      // W(b): globals b or anything it may lead to may write
+	// Pos, for a file of Go code only, is where the block's Go function
+	// is (its name, file:line:col).
+	Pos string `json:"pos,omitempty"`
 }
 
 // Function is an uninterpreted function a constraint may mention: one
@@ -135,6 +138,10 @@ type Constraint struct {
 	Declare []string `json:"declare"` // SMT-LIB2 declarations of the names it uses
 	Globals []string `json:"globals"` // G(C): the globals it reads
 	Expr    *Expr    `json:"expr"`
+	// Go is the constraint in Go syntax over the names of the Go code the
+	// program was made from (package gofront), for a file of Go code;
+	// absent otherwise.
+	Go string `json:"go,omitempty"`
 }
 
 // NewConstraint makes a constraint of an expression: its canonical text,

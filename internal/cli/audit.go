@@ -73,6 +73,9 @@ failure.`,
 				Tries:        tries,
 				CheckTimeout: checkTO,
 			}
+			if l.go_ != nil {
+				opts.Text = l.go_.GoText
+			}
 			prog := e.newProgress(true, false)
 			defer prog.done()
 			if prog != nil {

@@ -3,10 +3,13 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/icgen/icgen/gofront"
+	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/internal/golden"
 )
 
@@ -108,4 +111,59 @@ func TestGoInput(t *testing.T) {
 		{"several packages", []string{"synth", "--format", "text", "-q", "-o", "-", multi + "/..."}, 0,
 			[]string{"I(p.Inc, p.Inc') = {true}", "I(p.Inc, q.Inc') = {true}", "I(q.Inc, q.Inc') = {true}"}, nil},
 	})
+}
+
+// TestGoICFile: an IC file of Go code gives every constraint its Go text
+// (gofront's GoText of its expression, which the oracle checks) and every
+// block the position of its Go function's name; a file of a .blk program
+// has neither.
+func TestGoICFile(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "examples", "go", "bank")
+	out := filepath.Join(t.TempDir(), "bank.ic.json")
+	if _, errOut, code := icgen("synth", "-q", "-o", out, dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ic.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, errs, err := gofront.Load(dir)
+	if err != nil || errs != nil {
+		t.Fatalf("load: %v %v", err, errs)
+	}
+	n := 0
+	for _, pr := range f.Pairs {
+		for _, c := range pr.Constraints {
+			if want := p.GoText(c.Expr); c.Go != want || want == "" {
+				t.Errorf("(%s, %s') %s: go %q, want %q", pr.A, pr.B, c.Text, c.Go, want)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no constraint")
+	}
+	for _, b := range f.Blocks {
+		file, rest, _ := strings.Cut(b.Pos, ":")
+		line, _, _ := strings.Cut(rest, ":")
+		src, err := os.ReadFile(file) // as the command was given the package
+		k, _ := strconv.Atoi(line)
+		lines := strings.Split(string(src), "\n")
+		name := strings.TrimPrefix(strings.TrimSuffix(b.ID, "@result"), "Account.")
+		if err != nil || k < 1 || k > len(lines) || !strings.Contains(lines[k-1], "func ") || !strings.Contains(lines[k-1], name+"(") {
+			t.Errorf("block %s: pos %q is not its function", b.ID, b.Pos)
+		}
+	}
+	blk := filepath.Join(t.TempDir(), "fig1.ic.json")
+	if _, errOut, code := icgen("synth", "-q", "-o", blk, filepath.Join("..", "..", "testdata", "fig1.blk")); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(blk); strings.Contains(string(b), `"go"`) || strings.Contains(string(b), `"pos"`) {
+		t.Errorf("an IC file of a .blk program has go or pos fields")
+	}
 }

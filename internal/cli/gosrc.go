@@ -42,13 +42,25 @@ func (e *env) loadGo(path string, asJSON bool) (*loaded, error) {
 }
 
 // goPairs makes unknown, in an IC file, every pair with a Go block that
-// is not modelled, with the block's located reason.
+// is not modelled, with the block's located reason, gives every
+// constraint its Go text and every block the position of its Go function.
 func goPairs(l *loaded, f *ic.File) {
 	if l.go_ == nil {
 		return
 	}
+	pos := map[string]string{}
+	for _, b := range l.go_.Blocks {
+		pos[b.ID] = b.Pos.String()
+	}
+	for i := range f.Blocks {
+		id, _, _ := strings.Cut(f.Blocks[i].ID, "@") // a result block: its function's
+		f.Blocks[i].Pos = pos[id]
+	}
 	for i := range f.Pairs {
 		pr := &f.Pairs[i]
+		for k := range pr.Constraints {
+			pr.Constraints[k].Go = l.go_.GoText(pr.Constraints[k].Expr)
+		}
 		reason, ok := l.go_.Unknown(pr.A)
 		if !ok {
 			reason, ok = l.go_.Unknown(pr.B)

@@ -189,6 +189,9 @@ func textICs(f *ic.File) string {
 		texts := make([]string, len(p.Constraints))
 		for i, c := range p.Constraints {
 			texts[i] = c.Text
+			if c.Go != "" {
+				texts[i] = c.Go
+			}
 		}
 		exact := ""
 		if p.Exact {
