@@ -22,7 +22,9 @@ type Options struct {
 	CheckTimeout time.Duration // budget of one solver check (0: 2s)
 	Rlimit       uint64        // Z3 resource limit per check (0: none)
 	// Text renders a constraint in the report (nil: its canonical text,
-	// ic.Expr.String); the Go front end's names its terms as Go code does.
+	// ic.Expr.String), and names the values of its witnesses (a global,
+	// an element, a local of either process, given as such a term); the
+	// Go front end's names them as Go code does.
 	Text func(*ic.Expr) string
 	// Progress, when set, is called after each pair is classified (stage
 	// "classifying") and after each pair's witness search ("witnesses"),
@@ -182,6 +184,9 @@ func Run(ctx context.Context, m *interp.Machine, opts Options) (*Report, error) 
 				out.Witness, out.NoWitness, err = pr.search(ctx, sp, stages(sp, fm, region))
 				if err != nil {
 					return nil, err
+				}
+				if out.Witness != nil && opts.Text != nil {
+					out.Witness.rename(opts.Text)
 				}
 			}
 		}

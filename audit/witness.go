@@ -66,6 +66,7 @@ type Witness struct {
 type Value struct {
 	Name  string
 	Value string
+	term  *ic.Expr // what Name names, for Options.Text (nil: nothing to rename)
 }
 
 // Row is one variable (or the next point, the spawned processes, the
@@ -75,6 +76,35 @@ type Row struct {
 	Start  string // "" when the row has no initial value (spawned, next, ...)
 	AB, BA string
 	Differ bool
+	term   *ic.Expr // what Name names, for Options.Text (nil: nothing to rename)
+}
+
+// locTerm is the term of location i of global g: the global, or its
+// element i.
+func locTerm(g *lang.Var, i int) *ic.Expr {
+	if g.Type != lang.IntArray {
+		return &ic.Expr{Op: "global", Name: g.Name}
+	}
+	v := int64(i)
+	return &ic.Expr{Op: "select", Name: g.Name, Args: []*ic.Expr{{Op: "int", Value: &v}}}
+}
+
+// localTerm is the term of local v of the pair's first (k = 0) or second
+// process.
+func localTerm(v *lang.Var, k int) *ic.Expr { return &ic.Expr{Op: "local", Name: v.Name, Event: k} }
+
+// rename names the witness's values and rows by text (Options.Text).
+func (w *Witness) rename(text func(*ic.Expr) string) {
+	for i := range w.Start {
+		if t := w.Start[i].term; t != nil {
+			w.Start[i].Name = text(t)
+		}
+	}
+	for i := range w.Rows {
+		if t := w.Rows[i].term; t != nil {
+			w.Rows[i].Name = text(t)
+		}
+	}
 }
 
 // Order is how one order of a witness ran.
@@ -232,16 +262,16 @@ func startValues(st *interp.State, a, b *lang.Block) []Value {
 	for _, g := range shownGlobals(a, b) {
 		first, n := m.GlobalLocs(g)
 		if n > maxElements {
-			out = append(out, Value{g.Name, fmt.Sprintf("(%d elements)", n)})
+			out = append(out, Value{Name: g.Name, Value: fmt.Sprintf("(%d elements)", n)})
 			continue
 		}
 		for i := 0; i < n; i++ {
-			out = append(out, Value{m.LocName(first + interp.Loc(i)), format(g, st.Value(first+interp.Loc(i)))})
+			out = append(out, Value{m.LocName(first + interp.Loc(i)), format(g, st.Value(first+interp.Loc(i))), locTerm(g, i)})
 		}
 	}
 	for k, p := range st.Procs[:2] {
 		for _, v := range p.Point.Live {
-			out = append(out, Value{v.Name + strings.Repeat("'", k), format(v, p.Locals[v.Index])})
+			out = append(out, Value{v.Name + strings.Repeat("'", k), format(v, p.Locals[v.Index]), localTerm(v, k)})
 		}
 	}
 	return out
@@ -259,8 +289,8 @@ func compareRows(st, ab, ba *interp.State, abOK, baOK bool, a, b *lang.Block) []
 		return f(s)
 	}
 	var rows []Row
-	add := func(name, start string, f func(*interp.State) string) {
-		r := Row{Name: name, Start: start, AB: get(ab, abOK, f), BA: get(ba, baOK, f)}
+	add := func(name string, term *ic.Expr, start string, f func(*interp.State) string) {
+		r := Row{Name: name, Start: start, AB: get(ab, abOK, f), BA: get(ba, baOK, f), term: term}
 		r.Differ = abOK && baOK && r.AB != r.BA
 		rows = append(rows, r)
 	}
@@ -277,7 +307,7 @@ func compareRows(st, ab, ba *interp.State, abOK, baOK bool, a, b *lang.Block) []
 				continue
 			}
 			g := g
-			add(m.LocName(l), format(g, st.Value(l)), func(s *interp.State) string { return format(g, s.Value(l)) })
+			add(m.LocName(l), locTerm(g, i), format(g, st.Value(l)), func(s *interp.State) string { return format(g, s.Value(l)) })
 		}
 	}
 	for k := 0; k < 2; k++ {
@@ -302,7 +332,7 @@ func compareRows(st, ab, ba *interp.State, abOK, baOK bool, a, b *lang.Block) []
 		}
 		for _, v := range order {
 			v := v
-			add(v.Name+prime, format(v, p0.Locals[v.Index]), func(s *interp.State) string {
+			add(v.Name+prime, localTerm(v, k), format(v, p0.Locals[v.Index]), func(s *interp.State) string {
 				p := s.Procs[k]
 				if p.Done || !slices.Contains(p.Point.Live, v) {
 					return "-"
@@ -310,7 +340,7 @@ func compareRows(st, ab, ba *interp.State, abOK, baOK bool, a, b *lang.Block) []
 				return format(v, p.Locals[v.Index])
 			})
 		}
-		add("next"+prime, "", func(s *interp.State) string {
+		add("next"+prime, nil, "", func(s *interp.State) string {
 			p := s.Procs[k]
 			if p.Done {
 				return "end"
@@ -318,8 +348,8 @@ func compareRows(st, ab, ba *interp.State, abOK, baOK bool, a, b *lang.Block) []
 			return p.Point.Block.ID
 		})
 	}
-	add("spawned", "", spawned)
-	add("violations", "", violations)
+	add("spawned", nil, "", spawned)
+	add("violations", nil, "", violations)
 	// Rows without information (a local of a process that ended, every
 	// process ends, nothing spawned, no violation) are left out.
 	if !abOK && !baOK {
