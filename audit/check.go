@@ -177,6 +177,7 @@ func (c *Checker) check(ctx context.Context, cl Claim) (Result, error) {
 	}
 	sp := &space{p: p, a: a, b: b, syms: c.syms, m: c.m, funcs: c.funcs, checks: []*ic.Expr{cl.Expr, cl.NoOverflow}}
 	r.Witness, r.NoWitness, err = c.pr.search(ctx, sp, stages(sp, fm, region))
+	c.rename(r.Witness)
 	if err == nil && r.Witness == nil && (!fm.Exact || fm.Kept) {
 		// F under-approximates where the pair commutes (when it asks both
 		// orders to keep the invariants, too: orders that break one alike
@@ -284,6 +285,7 @@ func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr
 	alone.term(runs(ts.Block(b, 1, c.syms)))
 	overflow := func(w *Witness) bool { return w.Kind == Error }
 	r.Witness, r.NoWitness, err = c.pr.search(ctx, sp, []stage{{region: alone, pinned: true, accept: overflow}})
+	c.rename(r.Witness)
 	return r, true, err
 }
 
@@ -363,4 +365,11 @@ func sortWord(s string) string {
 		return "int"
 	}
 	return s
+}
+
+// rename names a witness's values by Options.Text, when set.
+func (c *Checker) rename(w *Witness) {
+	if w != nil && c.opts.Text != nil {
+		w.rename(c.opts.Text)
+	}
 }

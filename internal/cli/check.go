@@ -83,6 +83,9 @@ unreadable or stale IC file), 3 internal failure.`,
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			aopts := audit.Options{Tries: tries, CheckTimeout: checkTO}
+			if l.go_ != nil {
+				aopts.Text = l.go_.GoText
+			}
 			var rep *audit.FileReport
 			if icsPath == "" {
 				if len(l.prog.Commutes) == 0 {
@@ -120,11 +123,11 @@ unreadable or stale IC file), 3 internal failure.`,
 }
 
 // claimTitle names a claim: its pair and its text.
-func claimTitle(r audit.Result) string {
+func claimTitle(l *loaded, r audit.Result) string {
 	cl := r.Claim
 	text := "?"
 	if cl.Expr != nil {
-		text = cl.Expr.String()
+		text = l.exprText(cl.Expr)
 	}
 	return fmt.Sprintf("I%s: %s", pairTitle(cl.A, cl.B), text)
 }
@@ -141,9 +144,9 @@ func verdictText(r audit.Result) string {
 // writeResult renders the check of one claim; proven ones in one line.
 func writeResult(w io.Writer, l *loaded, r audit.Result, color bool) {
 	if r.Claim.Pos.Line > 0 {
-		fmt.Fprint(w, l.caret(r.Claim.Pos, fmt.Sprintf("%s: %s", claimTitle(r), verdictText(r))))
+		fmt.Fprint(w, l.caret(r.Claim.Pos, fmt.Sprintf("%s: %s", claimTitle(l, r), verdictText(r))))
 	} else {
-		fmt.Fprintf(w, "%s: %s", claimTitle(r), verdictText(r))
+		fmt.Fprintf(w, "%s: %s", claimTitle(l, r), verdictText(r))
 		if r.Reason != "" {
 			fmt.Fprintf(w, ": %s", r.Reason)
 		}
@@ -248,7 +251,7 @@ func checkJSON(l *loaded, icsPath string, rep *audit.FileReport) any {
 		rj := resultJSON{A: r.Claim.A, B: r.Claim.B, Source: r.Claim.Source, Verdict: r.Verdict.String(), Guarded: r.GuardNeeded, Reason: r.Reason,
 			Mismatch: r.Claim.Mismatch, Witness: witnessJSON(r.Witness)}
 		if r.Claim.Expr != nil {
-			rj.Text = r.Claim.Expr.String()
+			rj.Text = l.exprText(r.Claim.Expr)
 		}
 		if r.Verdict == audit.Unsound && r.Witness == nil {
 			rj.NoWitness = r.NoWitness

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/icgen/icgen/gofront"
+	"github.com/icgen/icgen/ic"
 	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/spf13/pflag"
@@ -208,4 +209,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// exprText renders a constraint for people: in Go syntax over the Go
+// names for Go code (gofront's GoText), else as its canonical text.
+func (l *loaded) exprText(e *ic.Expr) string {
+	if l.go_ != nil {
+		return l.go_.GoText(e)
+	}
+	return e.String()
 }
