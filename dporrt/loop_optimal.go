@@ -22,21 +22,14 @@ type wut = wakeupTree[*event, interp.PID]
 // sets keep what each branch took in, so that a covered branch can be
 // skipped without losing it (see wakeupTree.skippable).
 //
-// With observers, a leaf does not cover a longer sequence inserted
-// through it: the rest becomes its branch (wakeupTree.extend). A leaf
-// covers it in Optimal DPOR because the leaf's subtree finds the rest by
-// race detection. With observers that subtree can check its reversals
-// against the processes done at the levels above it (redundantObserved),
-// and a process done there may be the one whose subtree made the
-// reversal the leaf took in: each counted on the other, and neither made
-// it. In dporrt/testdata/regress/ob-leaf.blk, p0's branch after p3's
-// first block reversed p0's write of g1 with p1's; the reversal (p3's
-// next two blocks, p1, p0) went into the leaf of p3's second block there.
-// Below that leaf p0 ran first, and the reversals that would have led to
-// the order of the reversal were dropped against p0 done a level up.
-// odpor-cs-ob and codpor-ob with --observe-final missed the final state
-// where p0 writes g1 last (17 of dfs's 18; progen seed 3612 of dporrt's
-// differential soak).
+// With observers, a leaf does not cover a longer sequence inserted through
+// it: the rest becomes its branch (wakeupTree.extend). A leaf covers it in
+// Optimal DPOR because the leaf's subtree finds the rest by race detection.
+// With observers that subtree checks its reversals against the processes
+// done at the levels above it (redundantObserved), and a process done there
+// may be the one whose subtree made the reversal the leaf took in: each
+// counts on the other, and neither makes it (see
+// dporrt/testdata/regress/ob-leaf.blk).
 func (x *explorer) newWUT() *wut {
 	t := x.plainWUT()
 	x.finder.wut(x, t)
@@ -144,28 +137,23 @@ func (x *explorer) optimal(depth int) {
 			explored++
 			x.res.Covered++
 			// Once a level: from the same sequence the same races are
-			// reversed. Twice, two covered processes whose races each
-			// put the other back into this tree were skipped in turn
-			// for ever (progen seed 677 of the synth package's random
-			// test: the two c's that p0 spawns,
-			// testdata/regress/codpor-forced-loop.blk).
+			// reversed, and two covered processes whose races each put the
+			// other back into this tree would be skipped in turn for ever
+			// (see testdata/regress/codpor-forced-loop.blk).
 			if !f.forced.has(pid) {
 				f.forced.add(pid)
 				x.forcedRaces(pid)
 			}
 			f.wut.remove(pid)
-			// The sequences it took in are inserted again, and pid is
-			// not put asleep: they are reversals race detection found
-			// missing, pid a weak initial of each, so pid asleep would
-			// take each for explored (progen seed 990 of dporrt's
-			// random test: 18 of dfs's 20 final states that way). Nor
-			// is it put asleep where the branch took in nothing: its
-			// cover keeps it from being explored here, but asleep it
-			// also made a later reversal that pid is a weak initial of
-			// redundant, one whose run the cover does not stand for
-			// (dporrt/testdata/regress/ob-covered-asleep.blk: 18 of
-			// dfs's 20 final states for odpor-cs-ob and codpor-ob with
-			// --observe-final, once a leaf took in no longer covers).
+			// The sequences it took in are inserted again, and pid is not
+			// put asleep: they are reversals race detection found missing,
+			// pid a weak initial of each, so pid asleep would take each for
+			// explored (see dporrt/testdata/regress/cs-took-asleep.blk).
+			// Nor is it put asleep where the branch took in nothing: its
+			// cover keeps it from being explored here, but asleep it would
+			// also make redundant a later reversal that pid is a weak
+			// initial of, one whose run the cover does not stand for (see
+			// dporrt/testdata/regress/ob-covered-asleep.blk).
 			for _, v := range took {
 				f.wut.insert(v)
 			}
@@ -273,12 +261,9 @@ func (x *explorer) plainRaces() {
 // the virtual event is not part of the maximal sequence. Where the race
 // cannot be reversed (the process would be blocked before e too), e is not
 // taken as a predecessor of the virtual event, so that the scan goes on to
-// the events before it: one of them is the write that blocked it. Taken as
-// a predecessor, the later write of the guard by the same process hid that
-// write, and odpor missed the final state where the blocked process runs
-// (testdata/regress/blocked-hidden.blk: a process spawned after p0 set g0
-// to 4 blocks on g0 <= 1; p0's next block, which may write g0, raced with
-// it, could not be reversed, and hid p0's first block).
+// the events before it: one of them is the write that blocked it, which a
+// later write of the guard by the same process, taken as a predecessor,
+// would hide (see testdata/regress/blocked-hidden.blk).
 func (x *explorer) reverseNow(i, k int) bool {
 	return !x.reverse(i, []int{k})
 }
@@ -309,16 +294,14 @@ func (x *explorer) reverseNow(i, k int) bool {
 // initial of û.e', 1275). Where e”s process was spawned after e, it may
 // not exist at s[E'.û] (PS: a put forwards only when another put has
 // run), and E's order is kept (PS(11): 6581 states against 48096). With
-// awaits E's order is kept too: the
-// virtual event of a blocked process takes as predecessors only the events
-// that ran while it was enabled (see scan), so an event that does not
-// happen before it may still be what its reversal needs first
-// (testdata/regress/blocked-writes.blk and blocked-kept.blk: the early
-// order missed 2 of 6 and 1 of 5 final states). Last, E's order is kept
-// where no event after e lost a predecessor to a uniform race (see
-// lostEdge): happens-before after e is then odpor-cs's, and so is v
-// (codpor-ob: odpor-cs-ob's). Without constraints that hold uniformly,
-// codpor then explores what odpor-cs does.
+// awaits E's order is kept too: the virtual event of a blocked process
+// takes as predecessors only the events that ran while it was enabled (see
+// scan), so an event that does not happen before it may still be what its
+// reversal needs first (see testdata/regress/blocked-writes.blk and
+// blocked-kept.blk). Last, E's order is kept where no event after e lost a
+// predecessor to a uniform race (see lostEdge): happens-before after e is
+// then odpor-cs's, and so is v (codpor-ob: odpor-cs-ob's). Without
+// constraints that hold uniformly, codpor then explores what odpor-cs does.
 func (x *explorer) reverse(i int, tail []int) bool {
 	k := tail[0]
 	// codpor and codpor-ob put e' right after the events before it that
@@ -420,22 +403,17 @@ func (x *explorer) ordered(i int, tail []int, before []bool) []*event {
 // reversal's events run: see maySleep and reversal) that lead to e' by the
 // dependency the wakeup trees and sleep sets use, a race a constraint
 // showed uniformly independent counting as dependent. With happens-before
-// alone, an event whose edge to e' was dropped went after e' in the
-// reversal; the sleep sets, which know no constraint, then kept its
-// process asleep where the reversal wanted it run, and codpor missed the
-// order that runs it after e'
-// (testdata/regress/codpor-plain-before.blk, progen seed 702: p2's first
-// block went after p3's second, into p3's branch, where p2 was asleep from
-// its own branch and stayed asleep past p3's second block by a uniform
-// constraint, while p2's branch had dropped p3 as a weak-initial repeat of
-// p0's; 17 of dfs's 18 final states). Only a process asleep there can be
-// kept from running so, and the plain dependency of the others costs: kept
-// for every event, DBP(12) took 352k states with --assume-no-overflow and
-// codpor-ob did not finish it within 60 s (40,956 states, 1.6 s, this way).
-// Not carrying past e' a sleeper that the wakeup tree runs below it fixed
-// seed 702 too, but cost traces where uniform races are many (synth's
-// counts benchmark with --assume-no-overflow: codpor 16,541 complete
-// traces against 15,988).
+// alone, an event whose edge to e' was dropped goes after e' in the
+// reversal, and the sleep sets, which know no constraint, keep its process
+// asleep where the reversal wants it run: the order that runs it after e'
+// is then never explored (see testdata/regress/codpor-plain-before.blk).
+// Only a process asleep there can be kept from running so, and the plain
+// dependency of the others costs: kept for every event, DBP(12) took 352k
+// states with --assume-no-overflow and codpor-ob did not finish it within
+// 60 s (40,956 states, 1.6 s, this way). Not carrying past e' a sleeper
+// that the wakeup tree runs below it would also reach that order, but costs
+// traces where uniform races are many (see
+// docs/notes/2026-11-uniformity-overflow.md).
 func (x *explorer) plainBefore(i, k int, asleep map[interp.PID]bool) []bool {
 	before := make([]bool, k+1)
 	before[k] = true
@@ -485,25 +463,25 @@ func (x *explorer) maySleep(i int) map[interp.PID]bool {
 // not, or not where it did. The events of v are the same events wherever
 // v runs from there (execution is deterministic), so this decides it.
 //   - One that failed where it ran may not fail here; then its block's
-//     syntactic sets are its dependency. Taken as failing, it made a
-//     process asleep at level i no weak initial of v, v was inserted, and
-//     where it ran without error the process stayed asleep to the end: a
-//     sleep-set-blocked trace (progen seeds 9, 76, 144, 230).
+//     syntactic sets are its dependency. Taken as failing, it makes a
+//     process asleep at level i no weak initial of v, so v is inserted, and
+//     where v runs without the error that process stays asleep to the end:
+//     a sleep-set-blocked trace (see
+//     docs/notes/2026-11-dependencies-awaits-observers.md, "The two
+//     dependencies").
 //   - One that ran without error may fail here: the race's own events are
-//     moved where they have not run. Taken as not failing, a process done
-//     at a prefix of level i, independent of it, was its weak initial,
-//     and v was dropped as redundant, though the explored trace of that
-//     process ran an event v's error leaves undone: odpor-cs-ob missed a
-//     final state (dporrt/testdata/regress/ob-moved-error.blk).
+//     moved where they have not run. Taken as not failing, it can leave a
+//     process done at a prefix of level i, independent of it, a weak
+//     initial of v, and v is dropped as redundant, though the explored
+//     trace of that process runs an event v's error leaves undone (see
+//     dporrt/testdata/regress/ob-moved-error.blk).
 //   - A compare-and-swap (see restrictWrites) may fail where v puts it and
 //     not where it ran, or the other way: it takes the writes it makes
 //     there. With the sets it had where it ran, or its potential writes,
-//     the wakeup tree held an event other than the one that runs: a
-//     branch made for a writer ran a failed compare-and-swap, a reader
-//     went asleep below it, and the reversals the leaf took in were made
-//     again below it only to be found redundant against that sleeper
-//     (dporrt/testdata/regress/cas-wakeup-sets.blk, 11 of dfs's 12 final
-//     states; cas-wakeup-class.blk, 11 of 12 classes).
+//     the wakeup tree holds an event other than the one that runs, and the
+//     weak initials judged by it drop reversals that the run needs (see
+//     dporrt/testdata/regress/cas-wakeup-sets.blk and
+//     cas-wakeup-class.blk).
 //
 // An error found is always kept; one that does not recur is cleared only
 // when v runs to its end (a v that cannot run as a whole keeps its
@@ -577,10 +555,9 @@ func (x *explorer) redundant(f *level, v []*event) bool {
 // For the virtual event of a blocked process, û is every event after e
 // that does not happen after it, as the reversal puts them before e': its
 // predecessors leave out the events that ran while it was blocked (see
-// scan), and one of those may be what enables it. Run with its
-// predecessors alone, the guard stayed false, the race was dropped, and
-// odpor and every optimal algorithm missed a final state
-// (dporrt/testdata/regress/blocked-enabler.blk, and blocked-cells.blk, where
+// scan), and one of those may be what enables it: run with its predecessors
+// alone, the guard can stay false where the reversal finds it true (see
+// dporrt/testdata/regress/blocked-enabler.blk, and blocked-cells.blk, where
 // array cells make the enabling write independent of e).
 func (x *explorer) reversible(i, k int) bool {
 	e, n := x.seq[i], x.seq[k]
@@ -622,23 +599,20 @@ func (x *explorer) notdepPIDs(i, k int) []interp.PID { return x.pidsAt(x.notdep(
 // writes what the guard reads and before which e' can run (after the
 // events of notdep(w, E), as the reversal runs them): the race that
 // must be reversed instead, e' going before the write that disabled it
-// (-1 if there is none). Reversed with e alone, the race was dropped and
-// the order where e' runs first was never explored: odpor and every
-// optimal algorithm reached 1 of dfs's 2 final states on
-// dporrt/testdata/regress/await-disabler.blk, where p3's guarded block
-// must run before p2 sets g0, and p2 also spawns the c it races with. Not
-// for the virtual event of a blocked process, which reverseNow handles.
+// (-1 if there is none). Reversed with e alone, the race is dropped, and no
+// other race puts e' before the write that disabled it (see
+// dporrt/testdata/regress/await-disabler.blk). Not for the virtual event of
+// a blocked process, which reverseNow handles.
 // The latest such write only, as race reversal takes the latest race;
 // whether that always suffices is not shown (the differential tests,
 // with cut-down programs, found no case that needs more).
 //
 // A write w that an earlier event of e”s process happens after is passed
 // over: that event is not in notdep(w, E), so the reversal would name e'
-// where its process's next event is that earlier one. Taken, the wakeup
-// tree got a branch of the process whose event was e”s block, its weak
-// initials were judged against those sets, and odpor missed 2 of the 27
-// Mazurkiewicz classes of dporrt/testdata/regress/disabler-own.blk (see
-// TestClassesCovered).
+// where its process's next event is that earlier one, and the wakeup tree
+// would get a branch of that process whose event is e”s block, with weak
+// initials judged against that block's sets (see
+// dporrt/testdata/regress/disabler-own.blk and TestClassesCovered).
 func (x *explorer) disabler(i, k int) int {
 	n := x.seq[k]
 	if n.virtual || n.block.Point.Guard == nil {
@@ -699,11 +673,10 @@ func (x *explorer) unreversible(i, k int) {
 // reads and writes nothing. Where the process waits then, its guard reads
 // the writes before e that e kept from being its race, and their
 // reversals (of the blocked process's virtual event there) are what put
-// it before every write that blocks it. Dropped, no reversal put the
-// process before two independent writes that each block it: with
-// g = h = 1, p: g = 0, r: h = 0 and q's entry block before
-// await(g > 0 && h > 0), odpor explored p r q with q blocked, and no
-// order where q runs (dporrt/testdata/regress/await-poll-chain.blk).
+// it before every write that blocks it. Dropped, no reversal puts the
+// process before two independent writes that each block it (see
+// dporrt/testdata/regress/await-two-disablers.blk and
+// await-poll-chain.blk).
 // The poll is a ghost of the wakeup tree (wakeupTree.ghost): it stands for
 // no step, takes part in weak initials, and is not stored; the node of the
 // event before it stays open to what is inserted through it.
@@ -824,19 +797,13 @@ func (x *explorer) errorWakeups(k int) {
 // ISSTA'19 Alg. 1 does so only where every enabled process is covered
 // (lines 17-19, coveredStop) or a branch of the tree is (lines 25-26); a
 // covered process that no race put into the tree had its races reversed
-// by no one. For odpor-cs-ob and codpor-ob with ObserveFinal: a race of
-// two writes that only the virtual last event observes can exist only in
-// the runs a cover skips. In dporrt/testdata/regress/ob-cover-error.blk,
-// p1's second block is covered after p1 and p3's loop block (it ends
-// where p1's two blocks then the loop block do); in every explored run
-// below, p0 overwrites g1 and p1's write of g1 does not race with the
-// loop block's, while in the skipped run where p3's last block raises a
-// runtime error before p0 runs, it does, and its reversal is the only way
-// to the final state where the loop block's write comes first and p0
-// never runs: 7 of dfs's 8 final states without this. Without
-// ObserveFinal the observers are real events, which a cover's run does
-// not hold either; there it made odpor-cs-ob explore more traces than
-// odpor-ob (dporrt/testdata/regress/cs-wake-all.blk: 36 against 33).
+// by no one. For odpor-cs-ob and codpor-ob with ObserveFinal: a race of two
+// writes that only the virtual last event observes can exist only in the
+// runs a cover skips, and its reversal can be the only way to a final state
+// (see dporrt/testdata/regress/ob-cover-error.blk). Without ObserveFinal
+// the observers are real events, which a cover's run does not hold either,
+// and forcing the covered processes there makes odpor-cs-ob explore more
+// traces than odpor-ob (see dporrt/testdata/regress/cs-wake-all.blk).
 func (x *explorer) forceCovered(f *level) bool {
 	if !x.finder.observesFinal(x) || !x.check.covers() {
 		return false
@@ -900,10 +867,9 @@ func (x *explorer) reverseLooks() {
 // The events after the look count as they do for a race of two events,
 // whose reversal holds every event of the maximal sequence that does not
 // happen after the first: reversed at once, with the sequence up to the
-// look, the reversal of a lock taken first in dporrt/testdata/regress/
-// look-maximal.blk was a sequence a process asleep there was a weak
-// initial of, though in the run it stands for that process comes after a
-// write it depends on; odpor explored 3 of the 4 Mazurkiewicz classes.
+// look, the reversal can be a sequence that a process asleep there is a
+// weak initial of, though in the run it stands for that process comes after
+// a write it depends on (see dporrt/testdata/regress/look-maximal.blk).
 func (x *explorer) reverseBlocked(l *look, i int) {
 	e := x.seq[i]
 	var pos, before []int
@@ -937,12 +903,11 @@ func (x *explorer) reverseBlocked(l *look, i int) {
 // nothing (see reversePoll and wakeupTree.ghost). The event is a look's
 // virtual one or a real await block whose race cannot be reversed (see
 // unreversible); the ghost is marked blocked either way, which is what
-// makes it one. Copied from a real block unmarked, the poll was stored in
-// the tree as a step, one its process could not take where it stood, and
-// as a weak initial of every later reversal independent of the guard's
-// reads it took them in before it was dropped as unrunnable: odpor
-// explored 86 of the 89 Mazurkiewicz classes of
-// dporrt/testdata/regress/poll-real-block.blk (progen.Shapes seed 4589).
+// makes it one. Copied from a real block unmarked, the poll would be stored
+// in the tree as a step its process cannot take where it stands and, a weak
+// initial of every later reversal independent of the guard's reads, take
+// them in before it is dropped as unrunnable (see
+// dporrt/testdata/regress/poll-real-block.blk).
 func (x *explorer) poll(ev *event) *event {
 	p := *ev
 	p.writes, p.races, p.clock = nil, nil, vclock{}
