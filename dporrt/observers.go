@@ -112,13 +112,11 @@ func (x *explorer) observe(final bool) {
 		}
 	}
 	// A process blocked where the sequence ends reads its guard there, and
-	// the values it reads keep it blocked. Not taken as an observer, the
-	// write that blocked it raced with no other write of that global:
-	// in dporrt/testdata/regress/ob-blocked-guard.blk, c's first block
-	// sets g1 to 2 after p0 set it to -2, c blocks on g0 > g1, and the
-	// order where p0 writes last, which lets c on to two failing asserts,
-	// was never explored (odpor-ob, odpor-cs-ob and codpor-ob found
-	// neither violation; progen seed 6946 of a soak, cut down).
+	// the values it reads keep it blocked: it observes them. Not taken as
+	// an observer, the write that blocked it races with no other write of
+	// that global, and the order where another write comes last, which may
+	// let the process on, is never explored (see
+	// dporrt/testdata/regress/ob-blocked-guard.blk).
 	for i, p := range x.st.Procs {
 		if p.Done || x.st.Enabled(i) {
 			continue
@@ -231,16 +229,12 @@ func (x *explorer) raceFingerprint(i, k int) uint64 {
 // then the one observed, and the tail is e' alone, odpor's reversal. With
 // it, the virtual last event may observe e', and the tail ends with
 // notobs, which are then every event after e that happens after it: the
-// virtual event observes after all of them. The tail was e' alone there
-// too, leaving the rest to the races below it, and odpor-cs-ob and
-// codpor-ob missed final states. In
-// dporrt/testdata/regress/ob-error-overwrite.blk (15 of dfs's 16), the
-// branch that reversal fell to had dropped, as redundant against a done
-// process, the run that the reversed order needed: the done process's
-// run is equivalent only up to a runtime error that cuts off an overwrite
-// the observer dependency counted on. With e, the reversal names the
-// order it stands for. In ob-cover-error.blk the same reversal had to
-// come from a run a cover skipped (see forceCovered).
+// virtual event observes after all of them. With e' alone, the rest is left
+// to the races below it, and the branch the reversal falls to may have
+// dropped, as redundant against a done process, the run the reversed order
+// needs; with e, the reversal names the order it stands for (see
+// dporrt/testdata/regress/ob-error-overwrite.blk, and ob-cover-error.blk,
+// where the reversal comes from a run a cover skips: see forceCovered).
 func (x *explorer) observedTail(i, k int) (tail []int, o int) {
 	e := x.seq[i]
 	obs := x.observersOf(i, k)
@@ -408,13 +402,12 @@ type wait struct {
 // process that stands at an await in the current state and does not run
 // its block in seq waits too, from its last event in seq (or the one that
 // spawned it, else the start) to the end of seq: its await block is still
-// to come, and its guard is read in every state of that window. Without
-// it, in dporrt/testdata/regress/ob-waiting-later.blk (a mutant of
-// ob-waiting-twins.blk), a p0's write of g1 that wr1 overwrites while q
-// waits, its await block not yet run, commuted with wr1 in the check
-// against done, and the reversal that runs q's await block after wr1 and
-// before the other p0 was dropped as redundant: odpor-cs-ob and codpor-ob
-// with --observe-final reached 13 of dfs's 14 final states.
+// to come, and its guard is read in every state of that window. Without it,
+// a write that another overwrites while such a process waits commutes with
+// the overwrite in the check against done, and a reversal that runs the
+// await block between the two is dropped as redundant (see
+// dporrt/testdata/regress/ob-waiting-later.blk, a mutant of
+// ob-waiting-twins.blk).
 func (x *explorer) waits(seq []*event) []wait {
 	var out []wait
 	since := func(pid interp.PID, b int) int {
@@ -469,34 +462,17 @@ func (x *explorer) guardLocs(b *lang.Block) []interp.Loc {
 // the values it reads. Two sequences that order such a write otherwise
 // against another write of g give the guard other values in that window,
 // and the races of the blocked process, whose reversals are what run it
-// there, differ between them; equivalent under the observers of the
-// events alone, the wakeup tree merged a reversal into a branch whose
-// runs do not lead there. In dporrt/testdata/regress/ob-waiting-guard.blk
-// (progen.Shapes seed 988, cut down), the reversal wr1, q, wr0, p0, q's
-// await block (the race of p0's write of g0 with wr0's) went into the
-// branch of wr0 at the root, wr0 a weak initial of it by the observers of
-// its events: p0 overwrites wr0's write, and wr0 q's. Below wr0, q's
-// guard sees q's own g0 = 0 before p0, and the run where q's await block
-// runs after wr0 and before p0 was never made, which the blocked q's race
-// with p0 makes from the order of the reversal: odpor-ob, odpor-cs-ob and
-// codpor-ob with --observe-final reached 7 of dfs's 8 final states, and 9
-// of 10 on the whole program. In ob-waiting-twins.blk (seed 738, cut
-// down: 16 of dfs's 17) the check against done dropped, after q and one
-// p0, the reversal wr1, the other p0, wr0, q's await block, against wr1
-// done after q: the other p0 overwrites wr1's write of g1, and wr1 the
-// first p0's. Below wr1 there, the first p0 sets g1 to -2 while q waits,
-// and no run let q's await block run after wr0 and wr1 and before the
-// other p0.
+// there, differ between them. Taken as equivalent under the observers of
+// the events alone, they let the wakeup tree merge a reversal into a branch
+// whose runs do not lead there, and the check against done drop a reversal
+// as redundant against a process done in such a run (see
+// dporrt/testdata/regress/ob-waiting-guard.blk and ob-waiting-twins.blk).
 //
 // With ObserveFinal, a write that a runtime error follows in seq is
-// observed whatever overwrites it (observedIn sees to it): the error is dependent on every event, and the reversals
-// of its races move it before the overwrite, where the write reaches the
-// end. In dporrt/testdata/regress/ob-error-cut.blk, p1#2's write of g1
-// commuted with p3's loop block's, which p0 overwrites before p3's
-// failing block, and the reversal that leads to p3's error before p0 and
-// p1#3 ran was dropped as redundant against p1#2, done at the root,
-// though p1#2 first gives g1 another value there: odpor-cs-ob and
-// codpor-ob reached 17 of dfs's 18 final states.
+// observed whatever overwrites it (observedIn sees to it): the error is
+// dependent on every event, and the reversals of its races move it before
+// the overwrite, where the write reaches the end (see
+// dporrt/testdata/regress/ob-error-cut.blk).
 //
 // Race detection on a maximal sequence (observe) counts no such window:
 // its observers define its class, in which every block reads the same
@@ -523,18 +499,12 @@ func (x *explorer) mayBeObserved(seq []*event, waits []wait, a int, g interp.Loc
 // (lang.Block.MustWrite), whatever values it reads. Its block's static
 // write set is not enough: it names writes on branches a run may not take.
 // Taken as an overwrite there, a loop's last block, which writes g only
-// when it iterates again, hid the write before it from the virtual last
-// event of ObserveFinal, and odpor-ob missed a final state
-// (dporrt/testdata/regress/ob-must-write.blk). Nor is what the event wrote
-// where it ran (ev.wrote): a reversal of a race with the event can make it
-// read other values and write elsewhere. In ob-wrote.blk, p1's second
-// block overwrites a0 where it runs before p0 and writes a1 after it; the
-// check against done took a trace where it ran first as equivalent to one
-// in p1's subtree, and the reversal of its race with p0 that reaches
-// a0 = 0 with p1's second block after p0 was never made: odpor-ob with
-// --observe-final reached 27 of dfs's 29 final states (found with array
-// cells, progen seed 1996 of dporrt's differential soak; the scalar
-// program shows the same before them).
+// when it iterates again, hides the write before it from the virtual last
+// event of ObserveFinal (see dporrt/testdata/regress/ob-must-write.blk).
+// Nor is what the event wrote where it ran (ev.wrote): a reversal of a race
+// with the event can make it read other values and write elsewhere, and the
+// check against done would take a sequence for equivalent to an explored
+// one that it is not (see dporrt/testdata/regress/ob-wrote.blk).
 func (x *explorer) overwrites(ev *event, g interp.Loc) bool {
 	if ev.err != nil {
 		return false
