@@ -78,23 +78,21 @@ func (x *explorer) noteDnD(d int) {
 // starts (ISSTA'19 Alg. 1, line 21), and race detection below it puts in
 // whatever else the level needs. The skipped subtree is not explored, so
 // the races it would have reversed here are unknown; without a process to
-// go on with, a level whose tree held only a covered process explored
-// nothing else (dporrt/testdata/regress/cs-lone-covered.blk). Exploring
-// every such process instead, as the source loop does, made
-// odpor-cs-ob explore more complete traces than odpor-ob
-// (dporrt/testdata/regress/cs-wake-all.blk).
+// go on with, a level whose tree holds only a covered process explores
+// nothing else (see dporrt/testdata/regress/cs-lone-covered.blk). Exploring
+// every such process instead, as the source loop does, makes odpor-cs-ob
+// explore more complete traces than odpor-ob (see
+// dporrt/testdata/regress/cs-wake-all.blk).
 //
 // Nothing is put in when a process asleep at f can never be woken (see
 // asleepForGood): every run from f then either runs its event, and an
 // equivalent one was explored where it ran first, or ends in a runtime
 // error before it does, and that order is the reversal of the error's race
 // with that event, found where it ran (an error is dependent on every
-// event). A run started there could only end sleep-set blocked, with
-// nothing to reverse that the sleeper's own runs do not: a block that
-// touches nothing, asleep at the level, left the run blocked without
-// awaits (dporrt/testdata/regress/cs-wake-never.blk, from progen seed 912
-// of the synth package's random test) and with them
-// (dporrt/testdata/regress/cs-wake-blocked.blk, from seed 71).
+// event). A run started there can only end sleep-set blocked, with nothing
+// to reverse that the sleeper's own runs do not (see
+// dporrt/testdata/regress/cs-wake-never.blk, without awaits, and
+// cs-wake-blocked.blk, with them).
 func (x *explorer) wakeOne(f *level) {
 	if !f.wut.empty() || x.asleepForGood(f) {
 		return
@@ -178,11 +176,12 @@ func (f *level) covered(pid interp.PID) bool {
 // the constraint shows uniformly independent is no race and no
 // happens-before edge, so X.p.q.w and X.q.p.w have the same races, and
 // the runs the cover skips reverse nothing X.q's do not. Commuting in X
-// only is no reason: covers carried that way lost a final state
-// (testdata/regress/cs-carry-lost.blk, see docs/algorithms.md). These are
-// the sleepers of uniformSleepers that are dependent on p and have no
-// floating writer (see floatingBefore), and what X.p inherits of the
-// longer don't-do sequences that start with such a q (uniformPassOver).
+// only is no reason: the runs a cover carried that way skips have races
+// that nothing else reverses (see dporrt/testdata/regress/cs-carry-lost.blk
+// and docs/algorithms.md). These are the sleepers of uniformSleepers that
+// are dependent on p and have no floating writer (see floatingBefore), and
+// what X.p inherits of the longer don't-do sequences that start with such a
+// q (uniformPassOver).
 func (x *explorer) uniformCovers(f *level, pid interp.PID) []sleeper {
 	var p *event
 	var out []sleeper
@@ -281,12 +280,10 @@ func addSleepers(sleep, more []sleeper) []sleeper {
 // (every run through it goes on with an enabled process), and the races
 // it observes there are observed in no run. RaceDetection(E.p), which
 // follows for every covered p, finds E's races in a sequence where p's
-// event has run (ISSTA'19 Alg. 2, lines 49-51, runs only that). Detected
-// on E too, they made odpor-cs-ob explore more complete traces than
-// odpor-ob with --observe-final, against the registry's bound: 19
-// against 18 on dporrt/testdata/regress/cs-ob-final-bound.blk (10 now),
-// 7 against 6 and 23 against 19 on progen seeds 15145 and 18032, cut
-// down (4 and 10 now).
+// event has run (ISSTA'19 Alg. 2, lines 49-51, runs only that). Detected on
+// E too, they make odpor-cs-ob explore more complete traces than odpor-ob
+// with --observe-final, against the registry's bound (see
+// dporrt/testdata/regress/cs-ob-final-bound.blk and cs-ob-stop-final.blk).
 func (x *explorer) coveredStop(f *level) bool {
 	var covered []interp.PID
 	for n := x.enabled.first(); n != nil; n = n.next[0] {
@@ -344,11 +341,11 @@ func (x *explorer) forcedRaces(pid interp.PID) {
 // explored order does (ISSTA'19 Alg. 1, lines 36-42; see sameEnd). A race
 // that cannot be reversed (e' would not be enabled) needs neither.
 //
-// v is odpor's, not the paper's ance(e, e', E).ê'.I_fut (Sec. 3.2): measured
-// on the benchmarks, the paper's shape explored the same complete traces
-// in more states (QS(8): 2822 against 486), and with observers more traces
-// than odpor-ob (progen seed 4490: 82 against 72). The check does not
-// depend on v: it runs the events up to e' in the reversed order.
+// v is odpor's, not the paper's ance(e, e', E).ê'.I_fut (Sec. 3.2): the
+// paper's shape explores the same complete traces in more states
+// (QS(8): 2822 against 486), and with observers more traces than odpor-ob
+// (see docs/notes/2026-11-context-sensitive.md). The check does not depend
+// on v: it runs the events up to e' in the reversed order.
 func (x *explorer) reverseCS(i, k int) {
 	x.reverseCSTail(i, []int{k})
 }
@@ -388,15 +385,10 @@ func (x *explorer) coverSame(i, k int, pos []int) {
 // one without codpor's uniform races too. It is not made when an event
 // from e to e' lost a predecessor to a uniform race (event.dropped): such
 // a race, or its suc(e, E), may exist only because uniform independence
-// took a happens-before edge away, and its entry then covered runs that
-// the explored branch, with another prefix, does not stand for. In
-// testdata/regress/codpor-cs-check.blk, p2's first block raced with p3's
-// last one only because p0's write, which happens after p2's block, was
-// found uniformly independent of p3's; the entry held p3's blocks, p2's
-// first, then p0's and p2's next, and was inherited until it covered p2's
-// next block after p0 in a context where p2's third block fails without
-// p0 having run: that error's final state was lost (24 of dfs's 25 final
-// states). There the check of coverBefore is made instead.
+// took a happens-before edge away, and its entry would cover runs that the
+// explored branch, with another prefix, does not stand for (see
+// testdata/regress/codpor-cs-check.blk). There the check of coverBefore is
+// made instead.
 func (x *explorer) coverCS(i, k int) {
 	if !x.lostEdge(i, k) {
 		x.coverSame(i, k, append(x.notdep(i, k), k))
@@ -413,12 +405,14 @@ func (x *explorer) coverCS(i, k int) {
 // s[E'] ends where e.û.e' does, neither raising a runtime error. The
 // entry stops at the race's own events: it holds none of the events
 // after e that happen after it (suc(e, E)), which odpor-cs's holds and
-// whose inheritance lost codpor-cs-check.blk's final state. That this
-// entry is safe over a lost edge is not shown: the differential tests and
-// their soaks back it, as they back cdpor's. The runs are not counted as
-// states. Without it, codpor explored more complete traces than odpor-cs
-// on progen seed 182 of the synth package's random test (18 against 15;
-// now 9, cdpor's count).
+// whose inheritance covers runs the explored branch does not stand for (see
+// testdata/regress/codpor-cs-check.blk). That this entry is safe over a
+// lost edge is not shown: the differential tests and their soaks back it,
+// as they back cdpor's. The runs are not counted as states. Without it,
+// codpor makes no check over a lost edge, and explores more complete traces
+// than odpor-cs on some programs (see
+// docs/notes/2026-12-01-codpor-bounds.md, "Why codpor is not bound by cdpor
+// or odpor-cs").
 func (x *explorer) coverBefore(i, k int) {
 	u := x.before(i, k)
 	if x.seq[i].err != nil || x.seq[k].err != nil || slices.ContainsFunc(u, func(j int) bool { return x.seq[j].err != nil }) {
@@ -622,15 +616,10 @@ func (x *explorer) reverseObservedCS(i, k int) {
 // check modulo observability (ISSTA'19 Alg. 2, line 73), which asks the
 // same effect of every observer of the race, holds of a complete
 // sequence only (the paper's Lemma 4.3): an event still to come may
-// observe e' too, where it sees something else. In
-// dporrt/testdata/regress/cs-ob-later-observer.blk, p0 is covered after ha's
-// entry, p1 and hs, and its forced run E.p0 has p1's and hs's writes of
-// g1 race, observed by p0's assert alone, which holds in both orders:
-// the entry hs, p1, p0 covered p0 after ha's entry, hs and p1, where
-// ha's await block, still to run, reads g1 = 2 and fails its assert
-// (g1 = 3 after p1, hs). odpor-cs-ob and codpor-ob found one of dfs's
-// two violations. There the state check of line 77 is made instead
-// (sameEnd), whose entry holds whatever comes after it.
+// observe e' too, where it sees something else (see
+// dporrt/testdata/regress/cs-ob-later-observer.blk). On a sequence that is
+// not maximal the state check of line 77 is made instead (sameEnd), whose
+// entry holds whatever comes after it.
 func (x *explorer) maximal() bool {
 	if n := len(x.seq); n > 0 && x.seq[n-1].err != nil {
 		return true
