@@ -123,10 +123,11 @@ func (x *explorer) clock(k int) { x.scan(k, nil) }
 // that ran while the process was blocked already is in a race with it (its
 // guard is what they share) but not a predecessor: the process could not
 // run before it, and the write that blocked it, earlier, is the race to
-// reverse. Taken as a predecessor, a later write of the guard that kept it
-// blocked (the next block of the process that blocked it, say) hid that
-// race once the sequence went on, while the events after the blocking
-// write that the reversal must put first were still to come.
+// reverse. Taken as a predecessor, a later write of the guard that keeps it
+// blocked (the next block of the process that blocked it, say) would hide
+// that race once the sequence goes on, while the events after the blocking
+// write that the reversal must put first are still to come (see
+// testdata/regress/blocked-kept.blk).
 //
 // While the scan runs, n's clock holds the predecessors seen so far, which
 // is exact for every event after the one being looked at: what race needs

@@ -22,12 +22,12 @@ import (
 // The locations an event really touched are not enough. They depend on the
 // values it read, so an event can be independent of another in one order
 // and dependent in the order a reversal explores: a block that writes
-// arr[g1 % 2] met another block's write of arr[0] before a third process
-// set g1, and not after, and sdpor with such sets missed the order where
-// it writes arr[0] after the other block (dporrt/testdata/regress/sdpor-
-// dynamic.blk, 2 of dfs's 3 final states). Source-DPOR's events are single
-// accesses whose location is fixed before they run; an atomic block reads
-// and then touches locations chosen by what it read.
+// arr[g1 % 2] meets another block's write of arr[0] before a third process
+// sets g1, and not after, and the races and sleep sets judged in one order
+// do not hold in the other (see dporrt/testdata/regress/sdpor-dynamic.blk).
+// Source-DPOR's events are single accesses whose location is fixed before
+// they run; an atomic block reads and then touches locations chosen by what
+// it read.
 //
 // Compared with the static dependency (the blocks' syntactic sets, with the
 // cells of fixed indices), these sets leave out what a branch decided by

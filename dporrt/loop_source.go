@@ -211,10 +211,8 @@ func (x *explorer) source(depth int) {
 // E.u.p.v end in the same state). The runs u.v would cover at E.p have
 // races of their own, and their reversals, inserted above E.p, are what
 // E.p's siblings need; the runs u.p.v stands for, explored elsewhere, make
-// those reversals where p ran before u. With it, odpor-cs lost two final
-// states that end in a runtime error (10 of dfs's 12:
-// dporrt/testdata/regress/cs-pass-over.blk, from progen seed 6454 of a
-// soak of dporrt's random differential test, cut down).
+// those reversals where p ran before u (see
+// dporrt/testdata/regress/cs-pass-over.blk).
 func (x *explorer) childSleep(f *level, ev *event) []sleeper {
 	var out []sleeper
 	for _, sl := range f.sleep {
@@ -421,9 +419,9 @@ func (x *explorer) updateBack(i, k int) {
 // one, n, ran after e, or not at all (the virtual event of a blocked
 // process, which reads the guard only), and from f it may touch other
 // locations. With n's sets from the sequence, a reversal where n comes
-// after an event its block depends on was taken to start with n, and
-// where n's process was asleep nothing was explored
-// (testdata/regress/asleep-blocked.blk, blocked-writes.blk).
+// after an event its block depends on would be taken to start with n, and
+// where n's process is asleep nothing would be explored (see
+// testdata/regress/asleep-blocked.blk and blocked-writes.blk).
 //
 // With independence constraints, a sleeper is not woken by an event a
 // constraint of their pair shows uniformly independent of it at f (U⇒:

@@ -42,10 +42,11 @@ type wuNode[E any] struct {
 	took [][]E
 	// open: a sequence that ended with a ghost ended here, so as a leaf
 	// the node does not cover a longer sequence inserted through it (the
-	// rest becomes its branch, as with extend). Covering, the leaf took
-	// in reversals that the look the ghost stood for was to come before,
-	// and left them to race detection below it, where a process asleep
-	// there made them redundant (dporrt/testdata/regress/poll-leaf.blk).
+	// rest becomes its branch, as with extend). Covering, the leaf would
+	// take in reversals that the look the ghost stands for is to come
+	// before, and leave them to race detection below it, where a process
+	// asleep there can make them redundant (see
+	// dporrt/testdata/regress/poll-leaf.blk).
 	open bool
 }
 
