@@ -329,15 +329,13 @@ func (x *explorer) constraintAt(i, k int, pr pairRef) (cover []*event, holds, un
 // them independent), so
 // a constraint holding from s[E'.û] on says nothing of the state where n
 // meets e there. Without this, two uniform races dropped one after the
-// other hid a third order (testdata/regress/float-uniform.blk: p1 and p3
-// commute from s[p2] on, p0 and p3 from s[p2.p1] on, but not at s[p2],
-// where p2.p3.p0.p1 ends elsewhere). Every constraint of the pair counts,
-// not only the one that holds: spoiling only the constraints that read
-// what the floating events write (the CDPOR paper's Example 5 then keeps
-// its 1 blocked trace) lost a final state of a generated program
-// (testdata/regress/float-other.blk), whose holding constraint reads no
-// global at all. Why is not pinned down; this check is the conservative
-// one that keeps both programs right.
+// other can hide a third order (see testdata/regress/float-uniform.blk).
+// Every constraint of the pair counts, not only the one that holds:
+// spoiling only the constraints that read what the floating events write
+// (the CDPOR paper's Example 5 would then keep its 1 blocked trace) is not
+// enough (see testdata/regress/float-other.blk, whose holding constraint
+// reads no global at all). Why is not pinned down; this check is the
+// conservative one that keeps both programs right.
 //
 // What the event writes is its block's static write set, cell by cell
 // (see constraintLocs), not W(b) of the IC file: W(b) holds what the
@@ -452,10 +450,10 @@ func (x *icIndex) uniformGuard(pr *ic.Pair) []string {
 // guardGlobals returns the globals pr's overflow guard reads; computed once
 // per pair. Where a constraint holds and the guard does not, the pair may
 // not commute: U⇒ asks of these globals what it asks of the constraint's.
-// With the constraint's alone, the three processes of
-// testdata/regress/guard-float.blk ran once, each race uniform by its
-// constraint true, and cdpor, codpor and codpor-ob missed dfs's overflow
-// in b, w, a: w writes y, which a's guard with b reads.
+// With the constraint's alone, a race is taken as uniform though another
+// process may still write what the guard reads, and the order where that
+// write makes the pair overflow is never explored (see
+// testdata/regress/guard-float.blk).
 func (x *icIndex) guardGlobals(pr *ic.Pair) []string {
 	r, ok := x.guardReads[pr]
 	if !ok {

@@ -93,7 +93,8 @@
 //     reversal can start only with covered processes, and only there
 //     explores every other awake process. Neither carries a cover past an
 //     event it is dependent on because the two commute in the state they
-//     meet: that lost a final state in the optimal loop (see
+//     meet: the runs such a cover skips have races that nothing else
+//     reverses (see dporrt/testdata/regress/cs-carry-lost.blk and
 //     docs/algorithms.md).
 //   - An event's read and write sets, the dependency every explorer
 //     judges races by, depend on its block and its process's locals, never
@@ -101,8 +102,10 @@
 //     blocks' static sets with the cells of fixed indices ([Static]), or
 //     what the block can touch run abstractly from the locals ([Locals],
 //     the default), for every algorithm. The locations an event really
-//     touched change with the values it read; sdpor, csdpor and odpor
-//     each missed a final state with them.
+//     touched change with the values it read, and the races and sleep sets
+//     judged by them in one order do not hold in another (see
+//     dporrt/testdata/regress/sdpor-dynamic.blk, csdpor-dynamic.blk and
+//     testdata/regress/odpor-dynamic.blk).
 //   - cdpor uses independence constraints as Alg. 1 of the CAV'18 paper
 //     does: when a constraint holds uniformly in s[E'.û] (U⇒, with W(b)
 //     from the IC file) the race needs no back-set entry and the
@@ -122,11 +125,11 @@
 //   - A constraint holding uniformly from s[E'.û] on is not enough when an
 //     event before e, not ordered before n, writes a global it reads: that
 //     event can be moved after n in an equivalent trace, and two such drops
-//     chained hid an order (testdata/regress/float-uniform.blk). The race
-//     is then judged as one whose constraint holds, not as uniform, when
-//     such an event writes a global of any constraint of the pair: judging
-//     by the holding constraint alone lost a final state
-//     (testdata/regress/float-other.blk), and costs the CDPOR paper's
+//     chained can hide an order (see testdata/regress/float-uniform.blk).
+//     The race is then judged as one whose constraint holds, not as
+//     uniform, when such an event writes a global of any constraint of the
+//     pair, not only of the one that holds (see
+//     testdata/regress/float-other.blk); this costs the CDPOR paper's
 //     Example 5 one more sleep-set-blocked trace (p.r).
 //   - A constraint that reads no global is checked on the locals the two
 //     processes had before their events, without going to s[E'.û], when
