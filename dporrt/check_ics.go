@@ -341,11 +341,12 @@ func (x *explorer) constraintAt(i, k int, pr pairRef) (cover []*event, holds, un
 // (see constraintLocs), not W(b) of the IC file: W(b) holds what the
 // process may write later too, which U⇒ asks of the processes still to
 // run, but an event of the sequence is done, and what it changes in
-// another order is only what it writes itself. With W(b), a process's
-// first block, which wrote nothing, spoiled every constraint reading what
-// its later blocks write (synth's random test, seeds 1 to 300: codpor
-// 16,328 complete traces, 16,315 with the blocks' sets, 16,313 with cells
-// told apart).
+// another order is only what it writes itself. With W(b), a process's first
+// block, which writes nothing, spoils every constraint reading what its
+// later blocks write (see testdata/regress/codpor-own-writes.blk, and
+// codpor-cells.blk for cells told apart; on synth's random test,
+// seeds 1 to 300, codpor explored 16,328 complete traces with W(b), 16,315
+// with the blocks' sets, 16,313 with cells told apart).
 func (x *explorer) floatingWriter(i, k int, pr pairRef) bool {
 	read := x.constraintLocs(pr.pr)
 	if len(read) == 0 {
