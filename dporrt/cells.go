@@ -64,7 +64,7 @@ func (x *explorer) key(l interp.Loc) interp.Loc {
 func (x *explorer) split(g int) bool { return x.cells != nil && x.cells[g] }
 
 // staticLocs returns the static locations of the globals of vs, sorted: a
-// scalar's location, every location of each array (see WholeLocs).
+// scalar's location, every location of each array (see wholeLocs).
 func (x *explorer) staticLocs(vs []*lang.Var) []interp.Loc {
 	var out []interp.Loc
 	for _, v := range vs {

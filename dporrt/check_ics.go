@@ -409,7 +409,7 @@ func (x *explorer) constraintLocs(pr *ic.Pair) []interp.Loc {
 
 // uniformAt reports whether a constraint of the pair of a and b holds
 // uniformly (U⇒) in s[seq[:i]], the state at level i, both processes
-// existing there (cdpor, codpor).
+// existing there (cdpor, codpor). Only icCheck calls it: it reads x.ics.
 func (x *explorer) uniformAt(i int, a, b *event) bool {
 	uniform := false
 	x.detour(i, false, func() {
@@ -560,7 +560,7 @@ func writesOf(ev *event) []interp.Loc {
 
 // uniformSleepers returns the single processes asleep at f that stay asleep
 // after p runs because their independence with p holds uniformly in the
-// current state (Alg. 1, line 17).
+// current state (Alg. 1, line 17). Only icCheck calls it: it reads x.ics.
 func (x *explorer) uniformSleepers(f *level, pid interp.PID) []sleeper {
 	pi := x.procIndex(pid)
 	if pi < 0 {

@@ -208,6 +208,7 @@ func (x *explorer) uniformCovers(f *level, pid interp.PID) []sleeper {
 // orders of p and q are one trace (see uniformCovers). A single q is
 // uniformCovers'; an independent q, childSleep's. A sequence that holds
 // p's event is not inherited without it, for the reason childSleep gives.
+// Only icCheck calls it (through uniformCovers): it reads x.ics.
 func (x *explorer) uniformPassOver(f *level, pid interp.PID) []sleeper {
 	var p *event
 	var out []sleeper

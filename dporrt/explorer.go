@@ -90,7 +90,7 @@ type Options struct {
 	// option.
 	AssumeNoOverflow bool
 	// cellList, when positive, replaces maxCellList (the tests lower it,
-	// so that small arrays stand whole by their wholeLoc).
+	// so that small arrays stand whole by their interp.WholeLoc).
 	cellList int
 	_        struct{}
 }
@@ -237,7 +237,8 @@ type event struct {
 	clock  vclock // per process index, the number of its events that happen-before (or are) this one
 	seq    int32  // position of this event among its process's events (1-based)
 	err    *interp.RuntimeError
-	// pre holds its process's locals before it ran (cdpor only).
+	// pre holds its process's locals before it ran (with constraints:
+	// raceCheck.needsOrigins).
 	pre []int64
 	// virtual marks the pending event of a process blocked at the end of a
 	// trace: never executed, so its races only update back sets.
@@ -295,7 +296,7 @@ type explorer struct {
 	finder     raceFinder         // how the optimal loop finds races
 	raced      int                // the events before it had their races reversed (see detectRaces)
 	observing  bool               // dependent uses observers (see dependentObserved)
-	check      raceCheck          // what the algorithm does with a race besides reversing it (nil: nothing)
+	check      raceCheck          // what the algorithm does with a race besides reversing it (noCheck: nothing)
 	ics        *icIndex           // the IC file, when the check uses one
 	born       map[interp.PID]int // per process id, the position of the event that created it (with ics)
 	spare      []*event           // the sequence of detours that need no prefix

@@ -216,7 +216,8 @@ func laterReads(prog *lang.Program, globals func([]*lang.Var) []uint64) [][]uint
 // pointID numbers a point among the points of every proc.
 func (m *Machine) pointID(pt *lang.Point) int { return m.pointBase[pt.Block.Proc.Index] + pt.Index }
 
-// GlobalOf returns the index (lang.Var.Index) of the GlobalOf holding location l.
+// GlobalOf returns the index (lang.Var.Index) of the global holding
+// location l.
 func (m *Machine) GlobalOf(l Loc) int {
 	return sort.Search(len(m.offset), func(i int) bool { return m.offset[i] > int(l) }) - 1
 }
@@ -225,7 +226,7 @@ func (m *Machine) GlobalOf(l Loc) int {
 // locs, sorted; it looks up each global once.
 func (m *Machine) MarkVars(locs []Loc, bits []uint64) {
 	for k := 0; k < len(locs); {
-		if l := locs[k]; l < 0 { // see wholeLoc
+		if l := locs[k]; l < 0 { // see WholeLoc
 			g := WholeGlobal(l)
 			bits[g/64] |= 1 << (g % 64)
 			k++

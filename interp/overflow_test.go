@@ -81,7 +81,7 @@ func TestOverflowFreeBench(t *testing.T) {
 }
 
 // TestOverflowFreeCounters checks the counters' bounds on programs at the
-// edge of int64, each against dfs: proven only where no run overflows.
+// edge of int64, each against the search of overflows: proven only where no run overflows.
 func TestOverflowFreeCounters(t *testing.T) {
 	max := fmt.Sprint(int64(math.MaxInt64))
 	for _, tc := range []struct {
@@ -125,21 +125,21 @@ func TestOverflowFreeCounters(t *testing.T) {
 			}
 			found, done := overflows(t, m, 100000)
 			if ok && !done {
-				t.Fatal("proven free of overflow, and dfs does not finish")
+				t.Fatal("proven free of overflow, and the search does not finish")
 			}
 			if ok && found {
-				t.Errorf("proven free of overflow, but dfs finds one")
+				t.Errorf("proven free of overflow, but the search finds one")
 			}
 		})
 	}
 }
 
-// TestOverflowFreeOracle checks the proof against dfs wherever it holds:
+// TestOverflowFreeOracle checks the proof against the search of overflows wherever it holds:
 // on the example and regression programs, and on generated programs with
 // the globals started near the ends of int64 (one at a time), where
 // overflows abound; and on generated counter programs (40 seeds of each
 // with -short, 300 without, more with ICGEN_SOAK=N: internal/testsize).
-// Where it holds, dfs must find no overflow.
+// Where it holds, the search must find no overflow.
 func TestOverflowFreeOracle(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.blk")
 	regress, _ := filepath.Glob("../testdata/regress/*.blk")
@@ -158,7 +158,7 @@ func TestOverflowFreeOracle(t *testing.T) {
 		if ok {
 			proven++
 			if over {
-				t.Errorf("%s: proven free of overflow, but dfs finds one", name)
+				t.Errorf("%s: proven free of overflow, but the search finds one", name)
 			}
 		} else if why == "" {
 			t.Errorf("%s: not proven, without a reason", name)
@@ -198,7 +198,7 @@ func TestOverflowFreeOracle(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		check(fmt.Sprintf("counter program %d", seed), mustNew(t, counterProgram(rng)))
 	}
-	t.Logf("of %d programs dfs finishes, %d proven free of overflow; dfs found an overflow in %d", runs, proven, found)
+	t.Logf("of %d programs the search finishes, %d proven free of overflow; the search found an overflow in %d", runs, proven, found)
 	if proven == 0 || found == 0 {
 		t.Errorf("the oracle tests nothing: %d proven, %d with an overflow", proven, found)
 	}
@@ -229,7 +229,7 @@ var funcPositions = []struct{ name, decls, w, init string }{
 // From y at the edge of int64, grow takes y to the top, where a's x + y
 // overflows, and big overflows itself; from a small y neither does. At
 // every position (funcPositions), with either func and either start, the
-// proof holds exactly where dfs finds no overflow, which it finds from the
+// proof holds exactly where the search finds no overflow, which it finds from the
 // edge only (in init, an overflow is init's runtime error).
 func TestOverflowFreeFuncs(t *testing.T) {
 	for _, pos := range funcPositions {
@@ -248,13 +248,13 @@ func TestOverflowFreeFuncs(t *testing.T) {
 					ok, why := m.OverflowFree()
 					found, done := overflows(t, m, 100000)
 					if !done {
-						t.Fatal("dfs does not finish")
+						t.Fatal("the search does not finish")
 					}
 					if found != edge {
-						t.Fatalf("dfs finds an overflow: %v; the program is built to have one from the edge only", found)
+						t.Fatalf("the search finds an overflow: %v; the program is built to have one from the edge only", found)
 					}
 					if ok == found {
-						t.Errorf("OverflowFree = %v (%s); dfs finds an overflow: %v", ok, why, found)
+						t.Errorf("OverflowFree = %v (%s); the search finds an overflow: %v", ok, why, found)
 					}
 				})
 			}

@@ -24,7 +24,7 @@ func (s *ProcSet) Has(i int) bool {
 // At returns the k-th smallest process of the set (0 <= k < Len()).
 func (s *ProcSet) At(k int) int {
 	if k < 0 || k >= s.n {
-		panic("dporrt: ProcSet.At out of range")
+		panic("interp: ProcSet.At out of range")
 	}
 	// The last word whose prefix holds at most k processes...
 	pos, rem := 0, int32(k)

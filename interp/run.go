@@ -105,7 +105,7 @@ func (m *Machine) Run(policy Policy, maxEvents int) *Outcome {
 			return out
 		}
 		if !enabled.Has(i) {
-			panic(fmt.Sprintf("dporrt: the policy chose process %d, which is not enabled", i))
+			panic(fmt.Sprintf("interp: the policy chose process %d, which is not enabled", i))
 		}
 		p := st.Procs[i]
 		out.Schedule = append(out.Schedule, Step{PID: p.ID, Name: p.Name(), Block: p.Point.Block.ID})

@@ -144,6 +144,10 @@ interrupted (nothing is written then).`,
 				return badInput("--dep %q: want locals or static", dep)
 			}
 			opts.Dep = d
+			info, ok := dporrt.Lookup(opts.Algo)
+			if !ok { // "" too, which Validate takes for sdpor
+				return badInput("--algo %q: want one of %s", algo, strings.Join(names, ", "))
+			}
 			if asJSON && (dotPath == "-" || svgPath == "-") {
 				return badInput("--json and --%s - both write to stdout: give the tree a file", map[bool]string{true: "dot", false: "svg"}[dotPath == "-"])
 			}
@@ -163,7 +167,6 @@ interrupted (nothing is written then).`,
 				}
 				return badInput("%v", err)
 			}
-			info, _ := dporrt.Lookup(opts.Algo)
 			dot, err := prepareOutput("--dot", dotPath, args[0], icsPath)
 			if err != nil {
 				return err

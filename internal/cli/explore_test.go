@@ -53,6 +53,11 @@ func TestExploreCommand(t *testing.T) {
 	if _, stderr, code := icgen("explore", "--algo", "odpor", "--assume-no-overflow", "../../testdata/fig1.blk"); code != ExitBadInput || !strings.Contains(stderr, "only used by the algorithms that use independence constraints") {
 		t.Errorf("--assume-no-overflow with odpor: exit %d\n%s", code, stderr)
 	}
+	for _, algo := range []string{"", "bogus"} { // dporrt.Options takes "" for sdpor; the flag does not
+		if _, stderr, code := icgen("explore", "--algo", algo, "../../testdata/fig1.blk"); code != ExitBadInput || !strings.Contains(stderr, "want one of dfs, sdpor") {
+			t.Errorf("--algo %q: exit %d\n%s", algo, code, stderr)
+		}
+	}
 	// csdpor (the CDPOR paper's Example 2): 2 complete traces, p.q.r and
 	// q.r.p, and 2 covered stops.
 	out, _, code = icgen("explore", "--algo", "csdpor", "--json", "--dep", "dynamic", "../../testdata/fig1.blk")
