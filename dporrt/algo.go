@@ -136,10 +136,16 @@ func Lookup(name Algorithm) (Info, bool) {
 }
 
 // Names lists the algorithms' names, in registry order.
-func Names() []string {
-	out := make([]string, len(Algorithms))
-	for i, a := range Algorithms {
-		out[i] = string(a.Name)
+func Names() []string { return NamesWhere(nil) }
+
+// NamesWhere lists, in registry order, the names of the algorithms whose
+// row keep accepts (every one for a nil keep).
+func NamesWhere(keep func(Info) bool) []string {
+	var out []string
+	for _, a := range Algorithms {
+		if keep == nil || keep(a) {
+			out = append(out, string(a.Name))
+		}
 	}
 	return out
 }
@@ -211,15 +217,7 @@ func (o Options) Validate() error {
 			return &OptionError{b.name, "is negative"}
 		}
 	}
-	with := func(keep func(Info) bool) string {
-		var names []string
-		for _, a := range Algorithms {
-			if keep(a) {
-				names = append(names, string(a.Name))
-			}
-		}
-		return strings.Join(names, ", ")
-	}
+	with := func(keep func(Info) bool) string { return strings.Join(NamesWhere(keep), ", ") }
 	observers := func(a Info) bool { return a.Observers }
 	usesICs := func(a Info) bool { return a.NeedsICs }
 	switch {

@@ -51,7 +51,7 @@ schedule that reaches the first (replay it with icgen run --replay).
 
 Algorithms (--algo):
 ` + algorithmsHelp() + `
-The algorithms that use independence constraints (` + strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.NeedsICs }), ", ") + `) take them from
+The algorithms that use independence constraints (` + strings.Join(dporrt.NamesWhere(func(a dporrt.Info) bool { return a.NeedsICs }), ", ") + `) take them from
 --ics FILE, or else from the program's proven commute declarations when it
 has some, or else synthesize them first; for pairs whose constraints are not
 exact they fall back on the state comparison.
@@ -78,7 +78,7 @@ a state where an invariant is broken, and a race is uniform only when no
 other process may write what the invariants read either.
 
 
-With observers (` + strings.Join(algorithmNames(func(a dporrt.Info) bool { return a.Observers }), ", ") + `), two writes of a location are dependent only when
+With observers (` + strings.Join(dporrt.NamesWhere(func(a dporrt.Info) bool { return a.Observers }), ", ") + `), two writes of a location are dependent only when
 a later block reads the second one's value (a block observes every global
 it may read: asserts, await guards and invariants included; see
 docs/algorithms.md). The violations are those of dfs; final states that
@@ -505,17 +505,6 @@ func algorithmsHelp() string {
 		fmt.Fprintf(&b, "  %s: %s. %s.\n", a.Name, a.Paper, upperFirst(a.Promise))
 	}
 	return b.String()
-}
-
-// algorithmNames names the algorithms whose rows satisfy keep.
-func algorithmNames(keep func(dporrt.Info) bool) []string {
-	var out []string
-	for _, a := range dporrt.Algorithms {
-		if keep(a) {
-			out = append(out, string(a.Name))
-		}
-	}
-	return out
 }
 
 // depHelp says what the dependencies are and which parts of an algorithm
