@@ -60,29 +60,29 @@ type raceCheck interface {
 	uniformAt(x *explorer, i int, a, b *event) bool
 }
 
-// plainReversal is the reversal of the checks but the constraints': e'
-// last, nothing after it, no origins, no sleeper kept.
-type plainReversal struct{}
+// noConstraints is what the checks but the constraints' do alike: races
+// are recorded as found and judged once the sequence is maximal, no race
+// is dropped as uniform, e' goes last in a reversal and nothing follows
+// it, no origins are kept, no sleeper or cover is carried.
+type noConstraints struct{}
 
-func (plainReversal) early(*explorer, int, []int) bool                   { return false }
-func (plainReversal) reversed(*explorer, int, []int)                     {}
-func (plainReversal) needsOrigins() bool                                 { return false }
-func (plainReversal) keptAsleep(*explorer, *level, interp.PID) []sleeper { return nil }
-func (plainReversal) keptCovers(*explorer, *level, interp.PID) []sleeper { return nil }
-func (plainReversal) uniformAt(*explorer, int, *event, *event) bool      { return false }
+func (noConstraints) scan(x *explorer, k int)                            { x.scan(k, x.recordRace) }
+func (noConstraints) scanObserved(x *explorer, k int)                    { x.clock(k) }
+func (noConstraints) dropsUniform(*explorer, int, int) bool              { return false }
+func (noConstraints) early(*explorer, int, []int) bool                   { return false }
+func (noConstraints) reversed(*explorer, int, []int)                     {}
+func (noConstraints) needsOrigins() bool                                 { return false }
+func (noConstraints) keptAsleep(*explorer, *level, interp.PID) []sleeper { return nil }
+func (noConstraints) keptCovers(*explorer, *level, interp.PID) []sleeper { return nil }
+func (noConstraints) uniformAt(*explorer, int, *event, *event) bool      { return false }
 
 // noCheck reverses every race.
-type noCheck struct{ plainReversal }
+type noCheck struct{ noConstraints }
 
 func (noCheck) judge(*explorer, int, int) verdict { return verdict{} }
 func (noCheck) reverse(x *explorer, i, k int)     { x.reverse(i, []int{k}) }
 func (noCheck) covers() bool                      { return false }
 func (noCheck) forcesSkipped() bool               { return false }
-func (noCheck) scan(x *explorer, k int)           { x.scan(k, x.recordRace) }
-func (noCheck) scanObserved(x *explorer, k int)   { x.clock(k) }
-func (noCheck) dropsUniform(*explorer, int, int) bool {
-	return false
-}
 
 func (noCheck) reverseWrites(x *explorer, i, k int) {
 	tail, _ := x.observedTail(i, k)

@@ -11,17 +11,12 @@ import (
 // explored one.
 
 // stateCheck is the check of csdpor: see judge.
-type stateCheck struct{ plainReversal }
+type stateCheck struct{ noConstraints }
 
 func (stateCheck) reverse(x *explorer, i, k int)       { x.reverseCS(i, k) }
 func (stateCheck) reverseWrites(x *explorer, i, k int) { x.reverseObservedCS(i, k) }
 func (stateCheck) covers() bool                        { return true }
 func (stateCheck) forcesSkipped() bool                 { return true }
-func (stateCheck) scan(x *explorer, k int)             { x.scan(k, x.recordRace) }
-func (stateCheck) scanObserved(x *explorer, k int)     { x.clock(k) }
-func (stateCheck) dropsUniform(*explorer, int, int) bool {
-	return false
-}
 
 // judge is updateSleepCS (CAV'17; CAV'18 Alg. 1, line 14) for the race of
 // e = seq[i] with n = seq[k]: a reversal that ends where the explored
