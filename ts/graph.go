@@ -544,14 +544,15 @@ func (g *Graph) FromTerm(t *Term) Ref {
 	panic(fmt.Sprintf("ts: term of kind %d", t.Kind))
 }
 
-// Term expands r into a tree term, giving up (false) once the text of the
-// terms built passes budget characters: a DAG can be exponentially smaller
-// than its tree.
+// Term expands r into a tree term, giving up (false) where its text
+// passes budget characters: a DAG can be exponentially smaller than its
+// tree. Every subterm's text is part of r's, so the expansion stops at the
+// first subterm over the budget.
 func (g *Graph) Term(r Ref, budget int) (*Term, bool) {
 	memo := map[Ref]*Term{}
 	var conv func(Ref) *Term
 	conv = func(r Ref) *Term {
-		if t, ok := memo[r]; ok || budget < 0 {
+		if t, ok := memo[r]; ok {
 			return t
 		}
 		n := g.nodes[r]
@@ -574,14 +575,14 @@ func (g *Graph) Term(r Ref, budget int) (*Term, bool) {
 			}
 			t = rebuildTree(n, args)
 		}
-		if budget -= len(t.key); budget < 0 {
+		if len(t.key) > budget {
 			return nil
 		}
 		memo[r] = t
 		return t
 	}
 	t := conv(r)
-	return t, t != nil && budget >= 0
+	return t, t != nil
 }
 
 func rebuildTree(n gnode, args []*Term) *Term {

@@ -41,6 +41,21 @@ func TestGraphHashConsing(t *testing.T) {
 	if _, ok := g.Term(r, 1<<16); ok {
 		t.Error("the tree of a 40-fold doubling fits in 64 KiB")
 	}
+	// A chain of 63 products is printed in a few characters a link: the
+	// budget bounds its text (a few hundred characters), not the sum of its
+	// subterms' texts, which grows with the square of the chain
+	// (testdata/regress/mul-chain-63.blk).
+	m := x
+	for i := 0; i < 63; i++ {
+		m = g.Binary(lang.OpMul, m, y)
+	}
+	tm, ok := g.Term(m, 1<<11)
+	if !ok {
+		t.Fatal("a chain of 63 products does not fit in 2 KiB")
+	}
+	if _, ok := g.Term(m, len(tm.Key())-1); ok {
+		t.Errorf("the chain fits in one character less than its text (%d)", len(tm.Key()))
+	}
 }
 
 // TestMergeLinear: k sequential ifs have 2^k paths; their merged system
