@@ -438,57 +438,6 @@ func sortConstraints(cs []ic.Constraint) {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Text < cs[j].Text })
 }
 
-// Atoms returns the atoms of a boolean term in first-occurrence order: its
-// leaves below and/or/not, plus the sign conditions hidden in truncated
-// division (a >= 0 for a / b), so that a full cube of atom values decides
-// the term.
-func Atoms(t *ts.Term) []*ts.Term {
-	var out []*ts.Term
-	seen := map[string]bool{}
-	add := func(a *ts.Term) {
-		if a.Kind == ts.KConst || seen[a.Key()] {
-			return
-		}
-		seen[a.Key()] = true
-		out = append(out, a)
-	}
-	var boolWalk, intWalk func(*ts.Term)
-	boolWalk = func(b *ts.Term) {
-		switch {
-		case b.Kind == ts.KOp && (b.Op == lang.OpAnd || b.Op == lang.OpOr || b.Op == lang.OpNot):
-			for _, a := range b.Args {
-				boolWalk(a)
-			}
-		case b.Kind == ts.KIte && b.Sort == ts.SortBool:
-			boolWalk(b.Args[0])
-			boolWalk(b.Args[1])
-			boolWalk(b.Args[2])
-		default:
-			add(b)
-			for _, a := range b.Args {
-				intWalk(a)
-			}
-		}
-	}
-	intWalk = func(x *ts.Term) {
-		switch x.Kind {
-		case ts.KIte:
-			boolWalk(x.Args[0])
-		case ts.KDiv, ts.KMod:
-			add(ts.Binary(lang.OpGe, x.Args[0], ts.Int(0)))
-		}
-		for _, a := range x.Args {
-			if a.Sort == ts.SortBool && x.Kind != ts.KIte {
-				boolWalk(a)
-			} else {
-				intWalk(a)
-			}
-		}
-	}
-	boolWalk(t)
-	return out
-}
-
 // Prove reports whether constraint c implies F(a,b) where the invariants
 // hold (Assume & c & !F is unsat), with a solver context of its own: Sat or
 // Unknown both mean "not proven".
@@ -512,33 +461,30 @@ func deadline(opts Options) time.Time {
 }
 
 // CheckSwapped checks, as [Check] does, that F holds wherever the two
-// orders end in states equal modulo process naming (f.Swapped, or
-// f.SwappedR in the merged encoding): only then is an exact cover exact
-// modulo naming too.
+// orders end in states equal modulo process naming (f.Swapped): only then
+// is an exact cover exact modulo naming too.
 func CheckSwapped(f *encode.Formula, opts Options) (*Checked, error) {
-	return checkImplies(f, f.Swapped, f.SwappedR, opts)
+	return checkImplies(f, f.Swapped, opts)
 }
 
 // CheckKept checks, as [Check] does, that F holds wherever the two orders
-// end alike whether or not they keep the invariants (f.Bare, or f.BareR):
-// F asks both to keep them, and is exact only if that loses nothing.
-// Proven when F asks nothing of the invariants (f.Kept unset).
+// end alike whether or not they keep the invariants (f.Bare): F asks both
+// to keep them, and is exact only if that loses nothing. Proven when F
+// asks nothing of the invariants (f.Kept unset).
 func CheckKept(f *encode.Formula, opts Options) (*Checked, error) {
 	if !f.Kept {
 		return &Checked{Verdict: Proven}, nil
 	}
-	return checkImplies(f, f.Bare, f.BareR, opts)
+	return checkImplies(f, f.Bare, opts)
 }
 
-// checkImplies checks that c (a tree term) or, in the merged encoding, r
-// (a term of its graph) implies F where the invariants hold.
-func checkImplies(f *encode.Formula, c *ts.Term, r ts.Ref, opts Options) (*Checked, error) {
-	if !f.IsMerged() {
-		return Check(f, c, opts)
+// checkImplies checks that r, a term of f's graph, implies F where the
+// invariants hold (see [Check]).
+func checkImplies(f *encode.Formula, r ts.Ref, opts Options) (*Checked, error) {
+	if f.Unknown != "" {
+		return &Checked{Reason: f.Unknown}, nil
 	}
-	g := f.Graph
-	switch {
-	case g.IsFalse(r), r == f.FR:
+	if f.Graph.IsFalse(r) || r == f.F {
 		return &Checked{Verdict: Proven}, nil
 	}
 	sess, err := newSession(opts)
@@ -546,10 +492,7 @@ func checkImplies(f *encode.Formula, c *ts.Term, r ts.Ref, opts Options) (*Check
 		return nil, err
 	}
 	defer sess.close()
-	roots := []ts.Ref{f.FR, f.AssumeR, f.NoOverflowR, r}
-	d := encode.CollectGraph(g, roots...)
-	defs, exprs := encode.GraphSMT(g, roots...)
-	fm := &formulaText{decls: d.Declarations() + defs, symDecls: d.Declarations(), f: exprs[0], assume: exprs[1], syms: d.Syms}
+	fm := textOf(f, r)
 	dl := deadline(opts)
 	if dl.IsZero() {
 		dl = time.Now().Add(2 * time.Second)
@@ -557,7 +500,7 @@ func checkImplies(f *encode.Formula, c *ts.Term, r ts.Ref, opts Options) (*Check
 			dl = time.Now().Add(opts.CheckTimeout)
 		}
 	}
-	st, why, model, err := sess.refute(fm, exprs[3], dl, fm.syms)
+	st, why, model, err := sess.refute(fm, fm.extra[0], dl, fm.syms)
 	if err != nil {
 		return nil, err
 	}
@@ -608,28 +551,5 @@ func Check(f *encode.Formula, c *ts.Term, opts Options) (*Checked, error) {
 	if f.Unknown != "" {
 		return &Checked{Reason: f.Unknown}, nil
 	}
-	sess, err := newSession(opts)
-	if err != nil {
-		return nil, err
-	}
-	defer sess.close()
-	fm := textOf(f, c)
-	dl := deadline(opts)
-	if dl.IsZero() {
-		dl = time.Now().Add(2 * time.Second)
-		if opts.CheckTimeout > 0 {
-			dl = time.Now().Add(opts.CheckTimeout)
-		}
-	}
-	st, why, model, err := sess.refute(fm, fm.extra[0], dl, fm.syms)
-	if err != nil {
-		return nil, err
-	}
-	switch st {
-	case unsat:
-		return &Checked{Verdict: Proven}, nil
-	case sat:
-		return &Checked{Verdict: Refuted, Model: model}, nil
-	}
-	return &Checked{Reason: "solver: " + why}, nil
+	return checkImplies(f, f.Graph.FromTerm(c), opts)
 }

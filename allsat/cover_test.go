@@ -54,11 +54,15 @@ func TestCoverBruteForce(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					fe, err := ToExpr(f.F)
+					tf, ok := f.Tree(f.F, 1<<22)
+					if !ok {
+						t.Fatalf("(%s, %s): F does not print", a.ID, b.ID)
+					}
+					fe, err := ToExpr(tf)
 					if err != nil {
 						continue // F mentions arrays whole: not evaluable here
 					}
-					names := encode.Collect(f.F).Syms
+					names := encode.Collect(tf).Syms
 					for k := 0; k < 400; k++ {
 						pt := pointEnv{}
 						for _, s := range names {
@@ -105,16 +109,21 @@ func TestCoverBruteForce(t *testing.T) {
 
 func TestAtoms(t *testing.T) {
 	t.Parallel()
-	x := ts.SymTerm(&ts.Sym{Name: "x"})
-	y := ts.SymTerm(&ts.Sym{Name: "y"})
-	f := ts.Or(ts.And(ts.Binary(lang.OpLt, x, ts.Int(0)), ts.Unary(lang.OpNot, ts.Binary(lang.OpEq, x, y))),
-		ts.Binary(lang.OpGt, ts.Div(x, y), ts.Int(1)))
+	g := ts.NewGraph()
+	x := g.SymRef(&ts.Sym{Name: "x"})
+	y := g.SymRef(&ts.Sym{Name: "y"})
+	b := g.SymRef(&ts.Sym{Name: "b", Sort: ts.SortBool})
+	f := g.Or(g.And(g.Binary(lang.OpLt, x, g.Int(0)), g.Not(g.Binary(lang.OpEq, x, y))),
+		g.Binary(lang.OpGt, g.Div(x, y), g.Int(1)),
+		g.Binary(lang.OpEq, g.Ite(b, x, g.Int(2)), y))
 	var got []string
-	for _, a := range Atoms(f) {
-		got = append(got, a.Key())
+	for _, a := range Atoms(g, f) {
+		t, _ := g.Term(a, 1<<10)
+		got = append(got, t.Key())
 	}
-	// x / y hides the sign test x >= 0 of truncated division: it is an atom too.
-	want := "x < 0; x != y; (x / y) > 1; x >= 0"
+	// x / y hides the sign test x >= 0 of truncated division, and the ite
+	// its condition b: they are atoms too.
+	want := "x < 0; x != y; (x / y) > 1; x >= 0; ite(b, x, 2) == y; b"
 	if strings.Join(got, "; ") != want {
 		t.Errorf("atoms %q, want %q", strings.Join(got, "; "), want)
 	}

@@ -14,13 +14,15 @@
 // ([ic.Canon], proven again, else the raw implicant is kept), emitted and
 // blocked, until F has no model left.
 //
-// F comes in either encoding (package encode): tree terms (paths) or a
-// term graph (merged), printed for the solver with every shared subterm
-// defined once; the merged encoding's atoms are its branch conditions and
-// the comparisons left once ites are lifted out of atoms
-// ([GraphAtoms]). An atom too large to print as a tree can be a literal of
-// the enumeration but not of a constraint: such a region is left without
-// one and the cover is incomplete.
+// F is a term of a hash-consed graph in either encoding (package encode),
+// printed for the solver with every shared subterm defined once. Its atoms
+// ([Atoms]) are its leaves below and/or/not and the conditions of the ites
+// inside them: with the merged encoding, its branch conditions and the
+// comparisons left once ites are lifted out of atoms; with the path
+// encoding, the path conditions and the comparisons of final states. An
+// atom whose text passes [MaxAtomText] can be a literal of the enumeration
+// but not of a constraint: such a region is left without one and the cover
+// is incomplete.
 //
 // # Contracts
 //

@@ -48,7 +48,7 @@ func TestMergedEquivalent(t *testing.T) {
 						continue
 					}
 					pairs++
-					if !fm.IsMerged() {
+					if fm.Encoding() != encode.Merged {
 						fellBack++
 						t.Logf("(%s, %s): merged falls back to paths: %s", a.ID, b.ID, fm.Fallback)
 						continue
@@ -58,11 +58,11 @@ func TestMergedEquivalent(t *testing.T) {
 					}
 					for _, c := range []struct {
 						what string
-						tp   *ts.Term
+						rp   ts.Ref
 						rm   ts.Ref
-					}{{"F", fp.F, fm.FR}, {"no_overflow", fp.NoOverflow, fm.NoOverflowR}, {"invariants", fp.Assume, fm.AssumeR}, {"swapped", fp.Swapped, fm.SwappedR}} {
+					}{{"F", fp.F, fm.F}, {"no_overflow", fp.NoOverflow, fm.NoOverflow}, {"invariants", fp.Assume, fm.Assume}, {"swapped", fp.Swapped, fm.Swapped}} {
 						for _, dir := range []string{"paths -> merged", "merged -> paths"} {
-							st, why := sess.implies(fp, fm, c.tp, c.rm, dir == "paths -> merged")
+							st, why := sess.implies(fp, fm, c.rp, c.rm, dir == "paths -> merged")
 							switch st {
 							case sat:
 								t.Errorf("(%s, %s): %s: %s fails", a.ID, b.ID, c.what, dir)
@@ -79,39 +79,31 @@ func TestMergedEquivalent(t *testing.T) {
 	}
 }
 
-// implies checks tp -> rm (or rm -> tp) where the path invariants hold:
-// unsat of the invariants, one side and the negation of the other.
-func (s *session) implies(fp, fm *encode.Formula, tp *ts.Term, rm ts.Ref, fromPaths bool) (status, string) {
-	dp := encode.Collect(tp, fp.Assume)
-	dm := encode.CollectGraph(fm.Graph, rm)
+// implies checks rp -> rm (or rm -> rp) where the path invariants hold:
+// unsat of the invariants, one side and the negation of the other. The
+// terms of both formulas are copied into one graph.
+func (s *session) implies(fp, fm *encode.Formula, rp, rm ts.Ref, fromPaths bool) (status, string) {
+	g := ts.NewGraph()
+	assume, p, m := g.Import(fp.Graph, fp.Assume), g.Import(fp.Graph, rp), g.Import(fm.Graph, rm)
+	d := encode.CollectGraph(g, assume, p, m)
 	var text strings.Builder
-	seen := map[string]bool{}
-	for _, line := range strings.Split(dp.Declarations()+dm.Declarations(), "\n") {
-		if line != "" && !seen[line] {
-			seen[line] = true
-			text.WriteString(line + "\n")
-		}
-	}
+	text.WriteString(d.Declarations())
 	// The int inputs are int64 values: an overflow guard that one encoding
 	// leaves out where interval reasoning shows it holds (v + 2 - 2 >= MIN,
 	// v + 2 <= MAX guarded) is needed by the other only for inputs outside
 	// that range (an ite of g0 and v + 2, minus 2).
-	for _, d := range []encode.Decls{dp, dm} {
-		for _, sym := range d.Syms {
-			if sym.Sort == ts.SortInt {
-				n := encode.Symbol(sym.Name)
-				fmt.Fprintf(&text, "(assert (and (<= (- 9223372036854775808) %s) (<= %s 9223372036854775807)))\n", n, n)
-			}
+	for _, sym := range d.Syms {
+		if sym.Sort == ts.SortInt {
+			n := encode.Symbol(sym.Name)
+			fmt.Fprintf(&text, "(assert (and (<= (- 9223372036854775808) %s) (<= %s 9223372036854775807)))\n", n, n)
 		}
 	}
-	defs, exprs := encode.GraphSMT(fm.Graph, rm)
+	defs, exprs := encode.GraphSMT(g, assume, p, m)
 	text.WriteString(defs)
-	p, m := encode.SMT(tp), exprs[0]
-	if fromPaths {
-		fmt.Fprintf(&text, "(assert (and %s %s (not %s)))\n", encode.SMT(fp.Assume), p, m)
-	} else {
-		fmt.Fprintf(&text, "(assert (and %s %s (not %s)))\n", encode.SMT(fp.Assume), m, p)
+	if !fromPaths {
+		exprs[1], exprs[2] = exprs[2], exprs[1]
 	}
+	fmt.Fprintf(&text, "(assert (and %s %s (not %s)))\n", exprs[0], exprs[1], exprs[2])
 	hs, err := s.parse(text.String())
 	if err != nil {
 		return unknown, err.Error()
@@ -139,8 +131,8 @@ func TestBenchmarkEncodings(t *testing.T) {
 		syms := ts.NewSymbols(p)
 		fm := encode.Build(encode.Merged, a, b, syms, p.Invariants...)
 		fp := encode.Build(encode.Paths, a, b, syms, p.Invariants...)
-		if !fm.IsMerged() || fp.IsMerged() || fp.Unknown != "" {
-			t.Fatalf("%s (%s, %s): merged %v, paths unknown %q", tc.file, tc.a, tc.b, fm.IsMerged(), fp.Unknown)
+		if fm.Encoding() != encode.Merged || fp.Encoding() != encode.Paths || fp.Unknown != "" {
+			t.Fatalf("%s (%s, %s): merged built as %v, paths unknown %q", tc.file, tc.a, tc.b, fm.Encoding(), fp.Unknown)
 		}
 		sess, err := newSession(Options{})
 		if err != nil {

@@ -6,10 +6,10 @@ import (
 	"github.com/icgen/icgen/ts"
 )
 
-// formulaText is F(a,b) as the solver reads it, for either encoding:
-// declarations (and, for the merged encoding, the definitions of shared
-// subterms), F, the invariants, and any extra terms asked for. symDecls
-// are the declarations alone: enough for a condition over the inputs.
+// formulaText is F(a,b) as the solver reads it: declarations, the
+// definitions of shared subterms, F, the invariants, and any extra terms
+// asked for. symDecls are the declarations alone: enough for a condition
+// over the inputs.
 type formulaText struct {
 	decls     string
 	symDecls  string
@@ -18,24 +18,13 @@ type formulaText struct {
 	syms      []*ts.Sym // the input symbols mentioned
 }
 
-// textOf prints f, and extra conditions (tree terms, for either encoding).
-func textOf(f *encode.Formula, extra ...*ts.Term) *formulaText {
-	if f.IsMerged() {
-		g := f.Graph
-		roots := []ts.Ref{f.FR, f.AssumeR, f.NoOverflowR}
-		for _, t := range extra {
-			roots = append(roots, g.FromTerm(t))
-		}
-		d := encode.CollectGraph(g, roots...)
-		defs, exprs := encode.GraphSMT(g, roots...)
-		return &formulaText{decls: d.Declarations() + defs, symDecls: d.Declarations(), f: exprs[0], assume: exprs[1], extra: exprs[3:], syms: d.Syms}
-	}
-	d := encode.Collect(append([]*ts.Term{f.F, f.NoOverflow, f.Assume}, extra...)...)
-	out := &formulaText{decls: d.Declarations(), symDecls: d.Declarations(), f: encode.SMT(f.F), assume: encode.SMT(f.Assume), syms: d.Syms}
-	for _, t := range extra {
-		out.extra = append(out.extra, encode.SMT(t))
-	}
-	return out
+// textOf prints f, and extra conditions (terms of its graph).
+func textOf(f *encode.Formula, extra ...ts.Ref) *formulaText {
+	g := f.Graph
+	roots := append([]ts.Ref{f.F, f.Assume, f.NoOverflow}, extra...)
+	d := encode.CollectGraph(g, roots...)
+	defs, exprs := encode.GraphSMT(g, roots...)
+	return &formulaText{decls: d.Declarations() + defs, symDecls: d.Declarations(), f: exprs[0], assume: exprs[1], extra: exprs[3:], syms: d.Syms}
 }
 
 // problem is what the cover enumerates over: the formula, its atoms as
@@ -56,19 +45,9 @@ type problem struct {
 const MaxAtomText = 1 << 14
 
 func coverProblem(f *encode.Formula) *problem {
-	if !f.IsMerged() {
-		atoms := Atoms(f.F)
-		d := encode.Collect(append([]*ts.Term{f.F, f.Assume}, atoms...)...)
-		p := &problem{formula: textOf(f), decls: d.Declarations(), f: encode.SMT(f.F), assume: encode.SMT(f.Assume), atoms: atoms}
-		for _, a := range atoms {
-			p.atomSMT = append(p.atomSMT, encode.SMT(a))
-			p.cost = append(p.cost, len(Globals(a)))
-		}
-		return p
-	}
 	g := f.Graph
-	refs := GraphAtoms(g, f.FR)
-	roots := append([]ts.Ref{f.FR, f.AssumeR}, refs...)
+	refs := Atoms(g, f.F)
+	roots := append([]ts.Ref{f.F, f.Assume}, refs...)
 	d := encode.CollectGraph(g, roots...)
 	defs, exprs := encode.GraphSMT(g, roots...)
 	p := &problem{formula: textOf(f), decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], atomSMT: exprs[2:]}
@@ -94,10 +73,11 @@ func graphGlobals(g *ts.Graph, r ts.Ref) int {
 	return len(seen)
 }
 
-// GraphAtoms is [Atoms] over a graph term: its leaves below and/or/not,
-// the conditions of the ites inside them, and the sign conditions hidden
-// in truncated division, in first-occurrence order.
-func GraphAtoms(g *ts.Graph, root ts.Ref) []ts.Ref {
+// Atoms returns the atoms of a boolean term in first-occurrence order: its
+// leaves below and/or/not, the conditions of the ites inside them, and the
+// sign conditions hidden in truncated division (a >= 0 for a / b), so that
+// a full cube of atom values decides the term.
+func Atoms(g *ts.Graph, root ts.Ref) []ts.Ref {
 	var out []ts.Ref
 	added := map[ts.Ref]bool{}
 	add := func(a ts.Ref) {

@@ -203,15 +203,10 @@ func Run(ctx context.Context, m *interp.Machine, opts Options) (*Report, error) 
 // has params, with any.
 func stages(sp *space, fm *encode.Formula, region *query) []stage {
 	both := region.clone()
-	if fm.IsMerged() {
-		both.graph(fm.Graph, []ts.Ref{runsMerged(fm, 0), runsMerged(fm, 1)}, nil)
-	} else {
-		both.term(runs(fm.AB))
-		both.term(runs(fm.BA))
-	}
+	both.graph(fm.Graph, []ts.Ref{fm.Runs(0), fm.Runs(1)}, nil)
 	apart := newQuery()
-	apart.term(runs(ts.Block(sp.a, 0, sp.syms)))
-	apart.term(runs(ts.Block(sp.b, 1, sp.syms)))
+	apart.term(encode.Runs(ts.Block(sp.a, 0, sp.syms)))
+	apart.term(encode.Runs(ts.Block(sp.b, 1, sp.syms)))
 	alone := region.clone()
 	alone.declare(keys(apart.decls)...)
 	alone.terms = append(alone.terms, apart.terms...)
@@ -261,7 +256,7 @@ func formula(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant) *encode
 	if f.Unknown == "" {
 		return f
 	}
-	if m := encode.PairMerged(a, b, syms, invs...); m.IsMerged() && m.Unknown == "" {
+	if m := encode.PairMerged(a, b, syms, invs...); m.Unknown == "" {
 		return m
 	}
 	return f
@@ -271,37 +266,10 @@ func formula(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant) *encode
 // with overflow, where the overflow guard does not).
 func outside(fm *encode.Formula, overflow bool) *query {
 	q := newQuery()
-	if fm.IsMerged() {
-		r := fm.FR
-		if overflow {
-			r = fm.NoOverflowR
-		}
-		q.graph(fm.Graph, []ts.Ref{fm.AssumeR}, []ts.Ref{r})
-		return q
-	}
-	t := fm.F
+	r := fm.F
 	if overflow {
-		t = fm.NoOverflow
+		r = fm.NoOverflow
 	}
-	q.term(fm.Assume)
-	q.term(ts.Unary(lang.OpNot, t))
+	q.graph(fm.Graph, []ts.Ref{fm.Assume}, []ts.Ref{r})
 	return q
-}
-
-// runsMerged is the condition under which order e (0: a.b, 1: b.a) of a
-// merged formula runs to its end without an error or an overflow.
-func runsMerged(fm *encode.Formula, e int) ts.Ref {
-	m := fm.Merged[e]
-	return fm.Graph.And(m.OK, m.NoOverflow)
-}
-
-// runs is the condition under which a system runs to completion without a
-// runtime error (overflow included): one of its paths is taken and does not
-// overflow.
-func runs(s *ts.System) *ts.Term {
-	var ds []*ts.Term
-	for _, t := range s.Transitions {
-		ds = append(ds, ts.And(t.Cond, t.NoOverflow))
-	}
-	return encode.ElimArrays(ts.Or(ds...))
 }

@@ -14,4 +14,10 @@
 //     the two orders, exponential in the number of branches; kept for
 //     comparison. A test proves the two encodings equivalent on every pair
 //     of the corpus (package allsat).
+//
+// Either way the [Formula] holds its conditions (F, the overflow guard,
+// the invariants assumed, the swapped-state and invariant-free variants)
+// as terms of one graph, so its users read one representation; the path
+// encoding builds them as tree terms (package ts's path executor) and puts
+// them into the graph at the end.
 package encode

@@ -50,8 +50,8 @@ proc r() { x = x + 1; z = z + 1; }`
 				t.Fatal(errs)
 			}
 			f := Pair(p.Block(tc.a), p.Block(tc.b), ts.NewSymbols(p))
-			if tc.f != "" && f.F.Key() != tc.f {
-				t.Errorf("F = %s\nwant %s", f.F.Key(), tc.f)
+			if tf, _ := f.Tree(f.F, 1<<20); tc.f != "" && tf.Key() != tc.f {
+				t.Errorf("F = %s\nwant %s", tf.Key(), tc.f)
 			}
 			if f.Exact != tc.exact {
 				t.Errorf("exact = %v, want %v (inexact: %v)", f.Exact, tc.exact, f.Inexact)
@@ -114,7 +114,7 @@ func TestPairTooLarge(t *testing.T) {
 		if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 256 {
 			t.Errorf("%d ifs: building the pair allocated %d MB", tc.ifs, mb)
 		}
-		if tc.unknown && (!f.F.IsFalse() || f.Exact) {
+		if tc.unknown && (!f.Graph.IsFalse(f.F) || f.Exact) {
 			t.Errorf("%d ifs: an unknown pair must have F = false, inexact", tc.ifs)
 		}
 	}

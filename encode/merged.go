@@ -80,18 +80,18 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 	if why != "" {
 		return fallback(why)
 	}
-	f.FR = g.And(ab.OK, ba.OK, same)
-	f.SwappedR = g.False()
+	f.F = g.And(ab.OK, ba.OK, same)
+	f.Swapped = g.False()
 	if a.Proc == b.Proc {
 		sw, why := sameState(g, ab, ba, syms, true)
 		if why != "" {
 			return fallback(why)
 		}
-		f.SwappedR = g.And(ab.OK, ba.OK, sw)
+		f.Swapped = g.And(ab.OK, ba.OK, sw)
 	}
 	guards := []ts.Ref{g.Implies(ab.OK, ab.NoOverflow), g.Implies(ba.OK, ba.NoOverflow)}
-	f.AssumeR = g.True()
-	if len(invs) > 0 && !g.IsFalse(f.FR) {
+	f.Assume = g.True()
+	if len(invs) > 0 && !g.IsFalse(f.F) {
 		var assume, holds []ts.Ref
 		for _, in := range invariants(invs, syms) {
 			h, r := g.FromTerm(in.holds), g.FromTerm(in.inRange)
@@ -126,23 +126,23 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 				}
 			}
 		}
-		f.AssumeR = g.And(assume...)
+		f.Assume = g.And(assume...)
 		if len(holds) > 0 {
-			f.Kept, f.BareR = true, f.FR
+			f.Kept, f.Bare = true, f.F
 		}
-		f.FR = g.And(f.FR, g.And(holds...))
-		f.SwappedR = g.And(f.SwappedR, g.And(holds...))
+		f.F = g.And(f.F, g.And(holds...))
+		f.Swapped = g.And(f.Swapped, g.And(holds...))
 	}
 	// The guard keeps its ites: a value merged at a join is one ite term,
 	// which an interval holds whole (IntervalGuard), where the lifted atoms
 	// split into cases that three-valued logic cannot join again; and
 	// lifting it took most of a pair's time where it reads a value merged
 	// at many joins; an exact guard is written with its ites too.
-	f.NoOverflowR = g.And(guards...)
+	f.NoOverflow = g.And(guards...)
 	l := newLifter(g)
-	f.FR, f.SwappedR, f.AssumeR = l.lift(f.FR), l.lift(f.SwappedR), l.lift(f.AssumeR)
+	f.F, f.Swapped, f.Assume = l.lift(f.F), l.lift(f.Swapped), l.lift(f.Assume)
 	if f.Kept {
-		f.BareR = l.lift(f.BareR)
+		f.Bare = l.lift(f.Bare)
 	}
 	if g.Over {
 		return fallback(fmt.Sprintf("more than %d terms", g.Limit))

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 
@@ -14,17 +15,21 @@ import (
 // both possible, error-free and end in the same state (DESIGN decision 4:
 // globals, the live locals and next points of both processes, the spawned
 // processes modulo naming, the recorded violations).
+//
+// Its conditions are terms of one hash-consed graph (Graph), whichever
+// encoding built them: F, NoOverflow, Assume, Swapped and Bare.
 type Formula struct {
-	A, B   *lang.Block
-	AB, BA *ts.System
+	A, B *lang.Block
+	// Graph holds the formula's terms.
+	Graph *ts.Graph
 	// F is over the input symbols: globals, params, the locals of the first
 	// process (v) and of the second (v'), and uninterpreted functions.
-	F *ts.Term
+	F ts.Ref
 	// NoOverflow holds where neither order overflows int64 on the path it
 	// takes, nor in the invariants' evaluations after each block (see
 	// Pair). A constraint C proven to imply F guarantees commutation in the
 	// states where C and NoOverflow hold.
-	NoOverflow *ts.Term
+	NoOverflow ts.Ref
 	// Exact is true when F holds exactly where the pair commutes: nothing
 	// was abstracted and every spawn comparison was exact.
 	Exact bool
@@ -35,7 +40,7 @@ type Formula struct {
 	// Assume is the conjunction of the program's invariants in the start
 	// state (true without invariants): F is only required where it holds,
 	// and a constraint C is proven by showing Assume & C & !F unsat.
-	Assume *ts.Term
+	Assume ts.Ref
 	// Swapped holds where the two orders end in states that are equal once
 	// the two processes are exchanged: the first's place, locals and
 	// process id taken by the second. It is false unless both blocks
@@ -43,39 +48,34 @@ type Formula struct {
 	// (DESIGN decision 4), which is how runtimes compare states, yet F
 	// does not hold there: F is exact only if Swapped implies F, which a
 	// solver must decide (synth does).
-	Swapped *ts.Term
+	Swapped ts.Ref
 	// Kept is set when F asks both orders to keep the program's invariants
-	// (some block of the pair writes what one reads); Bare is F without
-	// that: where the orders end alike, invariants kept or not. Two orders
-	// that break an invariant alike commute, yet F does not hold there: F
-	// is exact only if Bare implies F, which a solver must decide (synth
-	// does).
+	// (some block of the pair writes what one reads); Bare is then F
+	// without that: where the orders end alike, invariants kept or not.
+	// Two orders that break an invariant alike commute, yet F does not
+	// hold there: F is exact only if Bare implies F, which a solver must
+	// decide (synth does). Bare means nothing when Kept is unset.
 	Kept bool
-	Bare *ts.Term
+	Bare ts.Ref
 
-	// The merged encoding ([PairMerged]) leaves F, NoOverflow, Assume,
-	// Swapped and Bare nil and holds them as terms of Graph: FR,
-	// NoOverflowR, AssumeR, SwappedR and BareR. Merged are its systems
-	// T(a.b) and T(b.a).
-	Graph                                     *ts.Graph
-	Merged                                    [2]*ts.Merged
-	FR, NoOverflowR, AssumeR, SwappedR, BareR ts.Ref
+	// The systems of the two orders, T(a.b) and T(b.a): path systems (AB,
+	// BA) for the path encoding, merged systems (Merged) for the merged
+	// one; the other pair is nil.
+	AB, BA *ts.System
+	Merged [2]*ts.Merged
 	// Fallback says why the merged encoding was asked for and the path
 	// encoding used instead (empty otherwise).
 	Fallback string
+	enc      Encoding
 }
-
-// IsMerged reports whether the formula is held in a graph (the merged
-// encoding) rather than as tree terms.
-func (f *Formula) IsMerged() bool { return f.Graph != nil }
 
 // Trivial is 1 when F is the constant true, -1 when it is false, 0
 // otherwise.
 func (f *Formula) Trivial() int {
 	switch {
-	case f.IsMerged() && f.Graph.IsTrue(f.FR), !f.IsMerged() && f.F.IsTrue():
+	case f.Graph.IsTrue(f.F):
 		return 1
-	case f.IsMerged() && f.Graph.IsFalse(f.FR), !f.IsMerged() && f.F.IsFalse():
+	case f.Graph.IsFalse(f.F):
 		return -1
 	}
 	return 0
@@ -83,19 +83,72 @@ func (f *Formula) Trivial() int {
 
 // NoOverflowTrue reports whether the overflow guard is the constant true
 // (neither order can overflow).
-func (f *Formula) NoOverflowTrue() bool {
-	if f.IsMerged() {
-		return f.Graph.IsTrue(f.NoOverflowR)
-	}
-	return f.NoOverflow.IsTrue()
-}
+func (f *Formula) NoOverflowTrue() bool { return f.Graph.IsTrue(f.NoOverflow) }
 
 // Encoding is the encoding the formula was built with.
-func (f *Formula) Encoding() Encoding {
-	if f.IsMerged() {
-		return Merged
+func (f *Formula) Encoding() Encoding { return f.enc }
+
+// Tree is term r of the formula's graph as a tree (for printing), or false
+// once its text passes budget characters.
+func (f *Formula) Tree(r ts.Ref, budget int) (*ts.Term, bool) { return f.Graph.Term(r, budget) }
+
+// Fns are the uninterpreted functions the systems of the two orders use,
+// by name.
+func (f *Formula) Fns() map[string]*ts.Fn {
+	used := map[string]*ts.Fn{}
+	for _, m := range f.Merged {
+		if m != nil {
+			maps.Copy(used, m.Fns)
+		}
 	}
-	return Paths
+	for _, s := range []*ts.System{f.AB, f.BA} {
+		if s == nil {
+			continue
+		}
+		for _, t := range s.Transitions {
+			maps.Copy(used, t.Fns)
+		}
+	}
+	return used
+}
+
+// Runs is the condition, a term of the formula's graph, under which order
+// e (0: a.b, 1: b.a) runs to its end without a runtime error or an
+// overflow.
+func (f *Formula) Runs(e int) ts.Ref {
+	if m := f.Merged[e]; m != nil {
+		return f.Graph.And(m.OK, m.NoOverflow)
+	}
+	return f.Graph.FromTerm(Runs([]*ts.System{f.AB, f.BA}[e]))
+}
+
+// Runs is the condition under which a path system runs to completion
+// without a runtime error (overflow included): one of its paths is taken
+// and does not overflow.
+func Runs(s *ts.System) *ts.Term {
+	var ds []*ts.Term
+	for _, t := range s.Transitions {
+		ds = append(ds, ts.And(t.Cond, t.NoOverflow))
+	}
+	return ElimArrays(ts.Or(ds...))
+}
+
+// pathTerms are the path encoding's conditions as tree terms, before they
+// go into the formula's graph.
+type pathTerms struct {
+	f, noOverflow, assume, swapped, bare *ts.Term
+}
+
+// graphOf puts the path encoding's terms into the formula's graph.
+func (f *Formula) graphOf(t pathTerms) *Formula {
+	g := ts.NewGraph()
+	f.Graph = g
+	f.F, f.NoOverflow, f.Assume, f.Swapped = g.FromTerm(t.f), g.FromTerm(t.noOverflow), g.FromTerm(t.assume), g.FromTerm(t.swapped)
+	f.Bare = f.F
+	if f.Kept {
+		f.Bare = g.FromTerm(t.bare)
+	}
+	return f
 }
 
 // Pair builds F(a,b) for block a run by one process and block b by another
@@ -115,11 +168,11 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	// bound on pairs of paths: a self-pair of a block of 744 paths took
 	// over 12 GB composing both orders whole before the bound was checked.
 	ab, ba, fits := ts.ComposeBoth(ta, tb, syms, MaxPathPairs)
-	f := &Formula{A: a, B: b, AB: ab, BA: ba, F: ts.False, NoOverflow: ts.True, Exact: true, Assume: ts.True, Swapped: ts.False}
+	f := &Formula{A: a, B: b, AB: ab, BA: ba, Exact: true, enc: Paths}
+	none := pathTerms{f: ts.False, noOverflow: ts.True, assume: ts.True, swapped: ts.False}
 	tooBig := func(why string) *Formula {
-		f.F, f.NoOverflow, f.Assume, f.Swapped, f.Bare, f.Kept = ts.False, ts.True, ts.True, ts.False, nil, false
-		f.Unknown, f.Exact = "the formula is too large: "+why, false
-		return f
+		f.Kept, f.Unknown, f.Exact = false, "the formula is too large: "+why, false
+		return f.graphOf(none)
 	}
 	if !fits {
 		return tooBig(ab.Unknown)
@@ -127,7 +180,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	for _, s := range []*ts.System{ab, ba} {
 		if s.Unknown != "" {
 			f.Unknown, f.Exact = s.Unknown, false
-			return f
+			return f.graphOf(none)
 		}
 	}
 	size := 0
@@ -163,7 +216,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	if spawnInexact {
 		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(uf.MaxExact)+" of one proc, or spawned inside a loop)")
 	}
-	f.F, f.Swapped = ts.Or(disj...), ts.Or(swapped...)
+	t := pathTerms{f: ts.Or(disj...), assume: ts.True, swapped: ts.Or(swapped...)}
 	var guards []*ts.Term
 	for _, s := range []*ts.System{ab, ba} {
 		for _, t := range s.Transitions {
@@ -172,34 +225,37 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 			}
 		}
 	}
-	if len(invs) > 0 && !f.F.IsFalse() {
+	if len(invs) > 0 && !t.f.IsFalse() {
 		in := invariants(invs, syms)
 		var assume []*ts.Term
 		for _, inv := range in {
 			assume = append(assume, inv.holds)
 		}
-		f.Assume = ts.And(assume...)
+		t.assume = ts.And(assume...)
 		holds, inRange := preserved(in, syms, ta, tb, ab)
 		if !holds.IsTrue() {
-			f.Kept, f.Bare = true, f.F
+			f.Kept, t.bare = true, t.f
 		}
-		f.F = ts.And(f.F, holds)
-		f.Swapped = ts.And(f.Swapped, holds)
+		t.f = ts.And(t.f, holds)
+		t.swapped = ts.And(t.swapped, holds)
 		guards = append(guards, inRange)
 	}
 	var ok1, ok2, ok3, ok4 bool
 	ok5 := true
 	if f.Kept {
-		f.Bare, ok5 = elimArrays(f.Bare, MaxFormula)
+		t.bare, ok5 = elimArrays(t.bare, MaxFormula)
 	}
-	f.F, ok1 = elimArrays(f.F, MaxFormula)
-	f.NoOverflow, ok2 = elimArrays(ts.And(guards...), MaxFormula)
-	f.Assume, ok3 = elimArrays(f.Assume, MaxFormula)
-	f.Swapped, ok4 = elimArrays(f.Swapped, MaxFormula)
+	t.f, ok1 = elimArrays(t.f, MaxFormula)
+	t.noOverflow, ok2 = elimArrays(ts.And(guards...), MaxFormula)
+	t.assume, ok3 = elimArrays(t.assume, MaxFormula)
+	t.swapped, ok4 = elimArrays(t.swapped, MaxFormula)
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
 		return tooBig(fmt.Sprintf("more than %d characters of terms built to eliminate arrays", MaxFormula))
 	}
 	f.Exact = len(f.Inexact) == 0
+	if f.graphOf(t); f.Graph.Over {
+		return tooBig(fmt.Sprintf("more than %d terms", f.Graph.Limit))
+	}
 	return f
 }
 

@@ -188,23 +188,15 @@ func (f *Formula) Benchmark() string {
 	}
 	b.WriteString("; integer division and remainder truncate toward zero (encoded over div)\n")
 	b.WriteString("(set-logic ALL)\n")
-	var fText, noOvf, assume string
-	if f.IsMerged() {
-		g := f.Graph
-		roots := []ts.Ref{f.FR, f.NoOverflowR, f.AssumeR}
-		b.WriteString(CollectGraph(g, roots...).Declarations())
-		defs, exprs := GraphSMT(g, roots...)
-		b.WriteString(defs)
-		fText, noOvf = exprs[0], exprs[1]
-		if !g.IsTrue(f.AssumeR) {
-			assume = exprs[2]
-		}
-	} else {
-		b.WriteString(Collect(f.F, f.NoOverflow, f.Assume).Declarations())
-		fText, noOvf = SMT(f.F), SMT(f.NoOverflow)
-		if !f.Assume.IsTrue() {
-			assume = SMT(f.Assume)
-		}
+	var assume string
+	g := f.Graph
+	roots := []ts.Ref{f.F, f.NoOverflow, f.Assume}
+	b.WriteString(CollectGraph(g, roots...).Declarations())
+	defs, exprs := GraphSMT(g, roots...)
+	b.WriteString(defs)
+	fText, noOvf := exprs[0], exprs[1]
+	if !g.IsTrue(f.Assume) {
+		assume = exprs[2]
 	}
 	name := Symbol(fmt.Sprintf("F(%s,%s)", f.A.ID, f.B.ID))
 	fmt.Fprintf(&b, "(define-fun %s () Bool %s)\n", name, fText)

@@ -92,7 +92,7 @@ func declared(cm *lang.Commute, syms *ts.Symbols, invs []*lang.Invariant, opts O
 		// F asks both orders to keep the invariants: the counterexample
 		// refutes the claim only if the orders end apart there anyway.
 		bare := *fm
-		bare.F, bare.FR = fm.Bare, fm.BareR
+		bare.F = fm.Bare
 		chk, err := allsat.Check(&bare, c, opts.solver())
 		if err != nil {
 			return r, err
@@ -110,7 +110,7 @@ func declared(cm *lang.Commute, syms *ts.Symbols, invs []*lang.Invariant, opts O
 		pr := ic.Pair{Constraints: []ic.Constraint{r.Constraint}}
 		setGuard(&pr, gd)
 		r.NoOverflow, r.NoOverflowKind = pr.NoOverflow, pr.NoOverflowKind
-		r.fns = usedFns(fm)
+		r.fns = fm.Fns()
 	}
 	return r, nil
 }

@@ -58,11 +58,7 @@ func guardOf(fm *encode.Formula, kind GuardKind) overflowGuard {
 	if fm.NoOverflowTrue() {
 		return overflowGuard{}
 	}
-	g, root := fm.Graph, fm.NoOverflowR
-	if !fm.IsMerged() {
-		g = ts.NewGraph()
-		root = g.FromTerm(fm.NoOverflow)
-	}
+	g, root := fm.Graph, fm.NoOverflow
 	tries := []func() (*ic.Expr, string){
 		func() (*ic.Expr, string) { return intervalGuard(g, root) },
 		func() (*ic.Expr, string) { return exactGuard(g, root) },

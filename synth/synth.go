@@ -219,14 +219,14 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 	gd := guardOf(fm, opts.Guard)
 	if gd.reason != "" && fm.Trivial() != -1 {
 		out.Status, out.Reason = ic.Unknown, gd.reason
-		return out, usedFns(fm), cost, nil
+		return out, fm.Fns(), cost, nil
 	}
 	res, err := allsat.Cover(fm, opts.solver())
 	if err != nil {
 		return out, nil, cost, fmt.Errorf("pair (%s, %s): %v", a.ID, b.ID, err)
 	}
 	cost.add(res)
-	if !res.Complete && fm.IsMerged() {
+	if !res.Complete && fm.Encoding() == encode.Merged {
 		// The merged formula's finer atoms can leave the solver undecided
 		// where the path formula's cover completes: never end worse than
 		// the path encoding when it can be built (and its guard written).
@@ -283,37 +283,13 @@ func pair(a, b *lang.Block, syms *ts.Symbols, invs []*lang.Invariant, opts Optio
 		}
 	}
 	setGuard(&out, gd)
-	return out, usedFns(fm), cost, nil
+	return out, fm.Fns(), cost, nil
 }
 
 // swappable reports whether the two orders may end in states equal modulo
 // process naming other than where F holds.
 func swappable(fm *encode.Formula) bool {
-	if fm.IsMerged() {
-		return !fm.Graph.IsFalse(fm.SwappedR) && fm.SwappedR != fm.FR
-	}
-	return !fm.Swapped.IsFalse() && !fm.Swapped.Equal(fm.F)
-}
-
-// usedFns are the uninterpreted functions the pair's systems use.
-func usedFns(fm *encode.Formula) map[string]*ts.Fn {
-	used := map[string]*ts.Fn{}
-	if fm.IsMerged() {
-		for _, m := range fm.Merged {
-			for k, fn := range m.Fns {
-				used[k] = fn
-			}
-		}
-		return used
-	}
-	for _, s := range []*ts.System{fm.AB, fm.BA} {
-		for _, t := range s.Transitions {
-			for k, fn := range t.Fns {
-				used[k] = fn
-			}
-		}
-	}
-	return used
+	return !fm.Graph.IsFalse(fm.Swapped) && fm.Swapped != fm.F
 }
 
 func fnKind(k ts.FnKind) string {

@@ -444,19 +444,26 @@ func (g *Graph) arrayEq(x, y Ref) (Ref, bool) {
 // Rebuild makes a node of r's shape over new arguments.
 func (g *Graph) Rebuild(r Ref, args []Ref) Ref {
 	n := g.nodes[r]
-	switch n.kind {
-	case KConst, KSym:
+	if n.kind == KConst || n.kind == KSym {
 		return r
+	}
+	return g.build(n.kind, n.op, n.fn, args)
+}
+
+// build makes an inner node of the given kind (operator, function) over
+// args through the constructors, which simplify.
+func (g *Graph) build(kind Kind, op lang.Op, fn *Fn, args []Ref) Ref {
+	switch kind {
 	case KOp:
 		switch {
 		case len(args) == 1:
-			return g.Unary(n.op, args[0])
-		case n.op == lang.OpAnd:
+			return g.Unary(op, args[0])
+		case op == lang.OpAnd:
 			return g.And(args...)
-		case n.op == lang.OpOr:
+		case op == lang.OpOr:
 			return g.Or(args...)
 		}
-		return g.Binary(n.op, args[0], args[1])
+		return g.Binary(op, args[0], args[1])
 	case KIte:
 		return g.Ite(args[0], args[1], args[2])
 	case KSelect:
@@ -464,13 +471,41 @@ func (g *Graph) Rebuild(r Ref, args []Ref) Ref {
 	case KStore:
 		return g.Store(args[0], args[1], args[2])
 	case KApply:
-		return g.Apply(n.fn, args...)
+		return g.Apply(fn, args...)
 	case KDiv:
 		return g.Div(args[0], args[1])
 	case KMod:
 		return g.Mod(args[0], args[1])
 	}
-	panic(fmt.Sprintf("ts: rebuild of kind %d", n.kind))
+	panic(fmt.Sprintf("ts: node of kind %d", kind))
+}
+
+// Import copies term r of graph h into g, each shared subterm once.
+func (g *Graph) Import(h *Graph, r Ref) Ref {
+	memo := map[Ref]Ref{}
+	var imp func(Ref) Ref
+	imp = func(r Ref) Ref {
+		if v, ok := memo[r]; ok {
+			return v
+		}
+		n := h.nodes[r]
+		var out Ref
+		switch n.kind {
+		case KConst:
+			out = g.mk(gnode{kind: KConst, sort: n.sort, val: n.val})
+		case KSym:
+			out = g.SymRef(n.sym)
+		default:
+			args := make([]Ref, len(n.args))
+			for i, a := range n.args {
+				args[i] = imp(a)
+			}
+			out = g.build(n.kind, n.op, n.fn, args)
+		}
+		memo[r] = out
+		return out
+	}
+	return imp(r)
 }
 
 // Subst replaces symbols by terms (ok false keeps the symbol); memo holds
@@ -502,8 +537,19 @@ func (g *Graph) Subst(r Ref, m func(*Sym) (Ref, bool), memo map[Ref]Ref) Ref {
 	return out
 }
 
-// FromTerm copies a tree term into the graph.
-func (g *Graph) FromTerm(t *Term) Ref {
+// FromTerm copies a tree term into the graph, each shared subterm once.
+func (g *Graph) FromTerm(t *Term) Ref { return g.fromTerm(t, map[*Term]Ref{}) }
+
+func (g *Graph) fromTerm(t *Term, memo map[*Term]Ref) Ref {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	r := g.fromTermNode(t, memo)
+	memo[t] = r
+	return r
+}
+
+func (g *Graph) fromTermNode(t *Term, memo map[*Term]Ref) Ref {
 	switch t.Kind {
 	case KConst:
 		if t.Sort == SortBool {
@@ -515,33 +561,9 @@ func (g *Graph) FromTerm(t *Term) Ref {
 	}
 	args := make([]Ref, len(t.Args))
 	for i, a := range t.Args {
-		args[i] = g.FromTerm(a)
+		args[i] = g.fromTerm(a, memo)
 	}
-	switch t.Kind {
-	case KOp:
-		switch {
-		case len(args) == 1:
-			return g.Unary(t.Op, args[0])
-		case t.Op == lang.OpAnd:
-			return g.And(args...)
-		case t.Op == lang.OpOr:
-			return g.Or(args...)
-		}
-		return g.Binary(t.Op, args[0], args[1])
-	case KIte:
-		return g.Ite(args[0], args[1], args[2])
-	case KSelect:
-		return g.Select(args[0], args[1])
-	case KStore:
-		return g.Store(args[0], args[1], args[2])
-	case KApply:
-		return g.Apply(t.Fn, args...)
-	case KDiv:
-		return g.Div(args[0], args[1])
-	case KMod:
-		return g.Mod(args[0], args[1])
-	}
-	panic(fmt.Sprintf("ts: term of kind %d", t.Kind))
+	return g.build(t.Kind, t.Op, t.Fn, args)
 }
 
 // Term expands r into a tree term, giving up (false) where its text
