@@ -33,7 +33,8 @@ SOAKTIMEOUT ?= 4h
 all: build
 
 # deps checks for the C compiler and the Z3 library used through cgo (gcc,
-# libz3-dev) and for Graphviz (only icgen explore --svg uses it). With all
+# libz3-dev), for Graphviz (only icgen explore --svg uses it) and for GNU
+# parallel (only the test of sharded synthesis uses it). With all
 # of them present it needs no privileges and prints nothing. Otherwise it
 # installs them with apt-get as root or through sudo, or, when it cannot,
 # lists what is missing with the command an administrator runs, and fails.

@@ -5,12 +5,14 @@
 #   required  gcc        the C compiler cgo uses
 #             libz3-dev  Z3's header and library (internal/z3 links -lz3)
 #   optional  graphviz   dot, used only by `icgen explore --svg`
+#             parallel   GNU parallel, used only by the test of sharded
+#                        synthesis (docs/scaling.md shows it to users)
 #
-# With everything present it runs nothing that needs privileges. A missing
-# graphviz alone is installed when that needs no password (as root, or with
-# sudo -n), else it gets a one-line note. Otherwise it installs the
-# missing packages (graphviz too) with `apt-get update` and `apt-get install
-# -y`, showing apt's progress: directly as root, else through sudo if sudo
+# With everything present it runs nothing that needs privileges. Missing
+# optional packages alone are installed when that needs no password (as
+# root, or with sudo -n), else each gets a one-line note. Otherwise it
+# installs the missing packages (optional ones too) with `apt-get update`
+# and `apt-get install -y`, showing apt's progress: directly as root, else through sudo if sudo
 # runs without a password or can ask for one on a terminal. When neither
 # works it prints what is missing and the one command an administrator
 # runs, and exits 1.
@@ -57,12 +59,22 @@ have_z3() {
 	return 1
 }
 
+# have_gnu_parallel: GNU parallel, not moreutils' command of that name.
+have_gnu_parallel() {
+	have parallel || return 1
+	case $(parallel --version 2>/dev/null) in
+	*"GNU parallel"*) return 0 ;;
+	esac
+	return 1
+}
+
 # missing sets required and optional to the packages not installed.
 missing() {
 	required= optional=
 	have gcc || required="$required gcc"
 	have_z3 || required="$required libz3-dev"
 	have dot || optional="$optional graphviz"
+	have_gnu_parallel || optional="$optional parallel"
 	required=${required# } optional=${optional# }
 }
 
@@ -73,7 +85,23 @@ what() {
 		gcc) echo "  gcc         the C compiler cgo uses" ;;
 		libz3-dev) echo "  libz3-dev   Z3's header and library" ;;
 		graphviz) echo "  graphviz    optional: icgen explore --svg draws with it" ;;
+		parallel) echo "  parallel    optional: the test of sharded synthesis runs through GNU parallel" ;;
 		esac
+	done
+}
+
+# needs says what needs an optional package.
+needs() {
+	case $1 in
+	graphviz) echo "icgen explore --svg" ;;
+	parallel) echo "the test of sharded synthesis (GNU parallel)" ;;
+	esac
+}
+
+# notes prints, for each optional package missing, what needs it.
+notes() {
+	for p in $optional; do
+		echo "$me: note: $p is not installed; only $(needs "$p") needs it (sudo apt-get install -y $p)" >&2
 	done
 }
 
@@ -83,17 +111,17 @@ have "$GO" || go_missing=yes
 
 if [ -z "$required" ] && [ -z "$go_missing" ]; then
 	[ -z "$optional" ] && exit 0
-	# Only graphviz is missing: install it when that needs no password,
-	# else leave a note (its one test is skipped without it).
+	# Only optional packages are missing: install them when that needs no
+	# password, else leave a note (the tests that use them are skipped).
 	if have apt-get && [ "$(id -u)" = 0 ]; then
 		echo "$me: installing $optional with apt-get" >&2
 		[ -t 0 ] || export DEBIAN_FRONTEND="${DEBIAN_FRONTEND:-noninteractive}"
-		{ apt-get update && apt-get install -y $optional; } || echo "$me: note: apt-get failed; only icgen explore --svg needs $optional" >&2
+		{ apt-get update && apt-get install -y $optional; } || { echo "$me: note: apt-get failed" >&2; notes; }
 	elif have apt-get && have sudo && sudo -n true 2>/dev/null; then
 		echo "$me: installing $optional with sudo apt-get" >&2
-		{ sudo apt-get update && sudo apt-get install -y $optional; } || echo "$me: note: apt-get failed; only icgen explore --svg needs $optional" >&2
+		{ sudo apt-get update && sudo apt-get install -y $optional; } || { echo "$me: note: apt-get failed" >&2; notes; }
 	else
-		echo "$me: note: graphviz is not installed; only icgen explore --svg needs it (sudo apt-get install -y graphviz)" >&2
+		notes
 	fi
 	exit 0
 fi

@@ -35,7 +35,8 @@ for a; do
 		;;
 	esac
 done`,
-	"cellar/dot": `exit 0`,
+	"cellar/dot":      `exit 0`,
+	"cellar/parallel": `[ "$1" = --version ] && echo "GNU parallel 20221122"`,
 	"dpkg-query": `for p; do :; done
 if [ "$p" = libz3-dev ] && [ -e "$STATE/libz3" ]; then
 	printf 'install ok installed'
@@ -61,6 +62,7 @@ install)
 		gcc) "$LN" -s "$CELLAR/gcc" "$BIN/gcc" ;;
 		libz3-dev) : >"$STATE/libz3" ;;
 		graphviz) "$LN" -s "$CELLAR/dot" "$BIN/dot" ;;
+		parallel) "$LN" -s "$CELLAR/parallel" "$BIN/parallel" ;;
 		esac
 	done
 	echo "Setting up $*"
@@ -80,7 +82,7 @@ exit 1`,
 
 type machine struct {
 	uid       string   // what id -u prints
-	installed []string // of gcc, libz3-dev, graphviz
+	installed []string // of gcc, libz3-dev, graphviz, parallel
 	sudo      string   // "", "nopasswd" or "password"
 	noGo      bool     // no go command
 	noApt     bool     // no apt-get (not Debian)
@@ -117,6 +119,7 @@ func setUp(t *testing.T, m machine) []string {
 	write("bin/dpkg-query", fakes["dpkg-query"])
 	write("cellar/gcc", fakes["cellar/gcc"])
 	write("cellar/dot", fakes["cellar/dot"])
+	write("cellar/parallel", fakes["cellar/parallel"])
 	if !m.noApt {
 		write("bin/apt-get", fakes["apt-get"])
 	}
@@ -134,6 +137,10 @@ func setUp(t *testing.T, m machine) []string {
 			write("state/libz3", "")
 		case "graphviz":
 			write("bin/dot", fakes["cellar/dot"])
+		case "parallel":
+			write("bin/parallel", fakes["cellar/parallel"])
+		case "moreutils":
+			write("bin/parallel", "exit 1") // moreutils' parallel has no --version
 		default:
 			t.Fatalf("unknown package %q", p)
 		}
@@ -176,7 +183,7 @@ func deps(t *testing.T, env []string, args ...string) run {
 
 func TestDeps(t *testing.T) {
 	t.Parallel()
-	all := []string{"gcc", "libz3-dev", "graphviz"}
+	all := []string{"gcc", "libz3-dev", "graphviz", "parallel"}
 	cases := []struct {
 		name    string
 		m       machine
@@ -188,33 +195,39 @@ func TestDeps(t *testing.T) {
 		again   bool     // a second run finds everything and does nothing
 	}{
 		{name: "all present, no privileges", m: machine{uid: "1000", installed: all}, quietly: true},
-		{name: "only graphviz missing: a note", m: machine{uid: "1000", installed: []string{"gcc", "libz3-dev"}},
+		{name: "only graphviz missing: a note", m: machine{uid: "1000", installed: []string{"gcc", "libz3-dev", "parallel"}},
 			say: []string{"deps: note: graphviz is not installed; only icgen explore --svg needs it (sudo apt-get install -y graphviz)"}},
-		{name: "only graphviz missing as root: installed", m: machine{uid: "0", installed: []string{"gcc", "libz3-dev"}},
+		{name: "only graphviz missing as root: installed", m: machine{uid: "0", installed: []string{"gcc", "libz3-dev", "parallel"}},
 			say: []string{"deps: installing graphviz with apt-get"}, log: []string{"apt-get uid=0 update", "apt-get uid=0 install -y graphviz"}, again: true},
-		{name: "only graphviz missing, passwordless sudo: installed", m: machine{uid: "1000", sudo: "nopasswd", installed: []string{"gcc", "libz3-dev"}},
+		{name: "only graphviz missing, passwordless sudo: installed", m: machine{uid: "1000", sudo: "nopasswd", installed: []string{"gcc", "libz3-dev", "parallel"}},
 			say: []string{"deps: installing graphviz with sudo apt-get"}, log: []string{"sudo apt-get update", "apt-get uid=0 update", "sudo apt-get install -y graphviz", "apt-get uid=0 install -y graphviz"}, again: true},
-		{name: "only graphviz missing, sudo asks a password: a note", m: machine{uid: "1000", sudo: "password", installed: []string{"gcc", "libz3-dev"}},
+		{name: "only graphviz missing, sudo asks a password: a note", m: machine{uid: "1000", sudo: "password", installed: []string{"gcc", "libz3-dev", "parallel"}},
 			say: []string{"deps: note: graphviz is not installed"}, notSay: []string{"installing"}},
-		{name: "user without sudo", m: machine{uid: "1000", installed: []string{"gcc"}}, code: 1,
+		{name: "only parallel missing: a note", m: machine{uid: "1000", installed: []string{"gcc", "libz3-dev", "graphviz"}},
+			say: []string{"deps: note: parallel is not installed; only the test of sharded synthesis (GNU parallel) needs it (sudo apt-get install -y parallel)"}},
+		{name: "graphviz and parallel missing as root: both installed", m: machine{uid: "0", installed: []string{"gcc", "libz3-dev"}},
+			say: []string{"deps: installing graphviz parallel with apt-get"}, log: []string{"apt-get uid=0 update", "apt-get uid=0 install -y graphviz parallel"}, again: true},
+		{name: "optional ones missing, apt-get fails: notes", m: machine{uid: "0", installed: []string{"gcc", "libz3-dev"}, env: []string{"FAKE_APT_FAIL=1"}},
+			say: []string{"deps: note: apt-get failed", "deps: note: graphviz is not installed", "deps: note: parallel is not installed"}, log: []string{"apt-get uid=0 update"}},
+		{name: "user without sudo", m: machine{uid: "1000", installed: []string{"gcc", "parallel"}}, code: 1,
 			say: []string{"  libz3-dev   Z3's header and library", "  graphviz    optional", "you are not root and sudo is not installed",
 				"    su -c 'apt-get update && apt-get install -y libz3-dev graphviz'", "then run make again"},
 			notSay: []string{"  gcc ", "sudo sh"}},
 		{name: "user without sudo, nothing installed", m: machine{uid: "1000"}, code: 1,
-			say: []string{"  gcc         the C compiler cgo uses", "su -c 'apt-get update && apt-get install -y gcc libz3-dev graphviz'"}},
-		{name: "gcc missing, libz3-dev recorded by dpkg", m: machine{uid: "1000", installed: []string{"libz3-dev", "graphviz"}}, code: 1,
+			say: []string{"  gcc         the C compiler cgo uses", "su -c 'apt-get update && apt-get install -y gcc libz3-dev graphviz parallel'"}},
+		{name: "gcc missing, libz3-dev recorded by dpkg", m: machine{uid: "1000", installed: []string{"libz3-dev", "graphviz", "parallel"}}, code: 1,
 			say: []string{"  gcc ", "apt-get install -y gcc'"}, notSay: []string{"libz3-dev "}},
-		{name: "sudo wants a password, no terminal", m: machine{uid: "1000", installed: []string{"gcc", "graphviz"}, sudo: "password"}, code: 1,
+		{name: "sudo wants a password, no terminal", m: machine{uid: "1000", installed: []string{"gcc", "graphviz", "parallel"}, sudo: "password"}, code: 1,
 			say:    []string{"sudo needs a password but there is no terminal", "    sudo sh -c 'apt-get update && apt-get install -y libz3-dev'"},
 			notSay: []string{"su -c"}},
-		{name: "root installs", m: machine{uid: "0", installed: []string{"gcc"}},
+		{name: "root installs", m: machine{uid: "0", installed: []string{"gcc", "parallel"}},
 			say: []string{"deps: installing libz3-dev graphviz with apt-get", "Reading package lists", "Setting up -y libz3-dev graphviz"},
 			log: []string{"apt-get uid=0 update", "apt-get uid=0 install -y libz3-dev graphviz"}, again: true},
 		{name: "passwordless sudo installs", m: machine{uid: "1000", sudo: "nopasswd"},
-			say: []string{"deps: installing gcc libz3-dev graphviz with sudo apt-get"},
-			log: []string{"sudo apt-get update", "apt-get uid=0 update", "sudo apt-get install -y gcc libz3-dev graphviz",
-				"apt-get uid=0 install -y gcc libz3-dev graphviz"}, again: true},
-		{name: "apt-get fails", m: machine{uid: "0", installed: []string{"gcc", "graphviz"}, env: []string{"FAKE_APT_FAIL=1"}}, code: 1,
+			say: []string{"deps: installing gcc libz3-dev graphviz parallel with sudo apt-get"},
+			log: []string{"sudo apt-get update", "apt-get uid=0 update", "sudo apt-get install -y gcc libz3-dev graphviz parallel",
+				"apt-get uid=0 install -y gcc libz3-dev graphviz parallel"}, again: true},
+		{name: "apt-get fails", m: machine{uid: "0", installed: []string{"gcc", "graphviz", "parallel"}, env: []string{"FAKE_APT_FAIL=1"}}, code: 1,
 			say: []string{"network unreachable", "deps: apt-get failed (exit status 100)"}, log: []string{"apt-get uid=0 update"}},
 		{name: "installed but Z3 does not link", m: machine{uid: "0", installed: all, env: []string{"FAKE_Z3_UNLINKABLE=1"}}, code: 1,
 			say: []string{"still missing after apt-get: libz3-dev", "check CGO_CFLAGS and CGO_LDFLAGS"},
@@ -228,6 +241,8 @@ func TestDeps(t *testing.T) {
 			say: []string{"  gcc ", "apt-get not found: install them with this system's package manager"}},
 		{name: "no go", m: machine{uid: "1000", installed: all, noGo: true}, code: 1,
 			say: []string{"deps: go: command not found", "https://go.dev/dl/"}},
+		{name: "moreutils' parallel is not GNU parallel", m: machine{uid: "1000", installed: []string{"gcc", "libz3-dev", "graphviz", "moreutils"}},
+			say: []string{"deps: note: parallel is not installed"}},
 		{name: "GO names the go command", m: machine{uid: "1000", installed: all, noGo: true, env: []string{"GO=go1.26"}}, code: 1,
 			say: []string{"deps: go1.26: command not found"}},
 	}
