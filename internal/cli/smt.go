@@ -24,9 +24,10 @@ encoded over SMT-LIB's div. no_overflow is the condition under which neither
 order overflows int64.
 
 With --encoding merged (the default, as for synth) F is one equality of
-the two orders' merged final states, its shared subterms named once by
-define-fun (|@t<id>|); with --encoding paths it is a disjunction over pairs
-of paths (the CDPOR paper's Def. 5), exponential in the blocks' branches.
+the two orders' merged final states; with --encoding paths it is a
+disjunction over pairs of paths (the CDPOR paper's Def. 5), exponential in
+the blocks' branches. Either way its shared subterms are named once by
+define-fun (|@t<id>|).
 
 Any SMT-LIB2 solver can read the output, e.g. z3 -smt2 out.smt2.`,
 		Example: `  icgen smt testdata/fig1.blk q r
