@@ -32,9 +32,12 @@ const (
 // File is an IC file: the independence constraints of every pair of blocks
 // of one program.
 type File struct {
-	Version int      `json:"version"`
-	Program string   `json:"program"`
-	Hash    string   `json:"hash"`
+	Version int    `json:"version"`
+	Program string `json:"program"`
+	Hash    string `json:"hash"`
+	// Shard is set in a part of a sharded synthesis only: the file then
+	// holds that part's pairs alone (see [Merge]).
+	Shard   *Shard   `json:"shard,omitempty"`
 	Params  []Param  `json:"params"`
 	Globals []Global `json:"globals"`
 	// Invariants are the program's invariants: every constraint of the
@@ -331,6 +334,11 @@ func Parse(data []byte) (*File, error) {
 	blocks := map[string]bool{}
 	for _, b := range f.Blocks {
 		blocks[b.ID] = true
+	}
+	if f.Shard != nil {
+		if err := f.checkShard(); err != nil {
+			return nil, err
+		}
 	}
 	for i, p := range f.Pairs {
 		if !blocks[p.A] || !blocks[p.B] {

@@ -44,6 +44,7 @@ func TestSchemaCoversFile(t *testing.T) {
 	c := op("&&", op("<=", g("z"), Int(-1)), &Expr{Op: "apply", Name: "loop:p:1:1.x", Sort: "bool", Args: []*Expr{&Expr{Op: "local", Name: "v", Event: 1}}})
 	f.Functions = []Function{{Name: "loop:p:1:1.x", Kind: FnValue, Proc: "p", Line: 1, Col: 1, Out: "x", Ins: []string{"v"}}}
 	f.Invariants = []Constraint{NewConstraint(op(">=", g("z"), Int(-2)))}
+	f.Shard = &Shard{Index: 1, Count: 2, Total: 6, Pairs: []int{1}, Options: map[string]string{"budget": "0", "check_timeout": "2s", "encoding": "merged", "guard": "interval", "rlimit": "0", "timeout": "30s"}}
 	f.Pairs = []Pair{{A: "p", B: "q", Status: Unknown, Reason: "r", Notes: []string{"n"}, NoOverflowKind: Exact,
 		NoOverflow:  &Expr{Op: "let", Defs: []Def{{"$1", g("z")}}, Args: []*Expr{op("&&", c, op("<=", &Expr{Op: "ref", Name: "$1"}, Int(0)))}},
 		Constraints: []Constraint{{Text: c.String(), SMTLIB: SMTLIB(c), Declare: c.Declarations(), Globals: c.Globals(), Expr: c}}}}

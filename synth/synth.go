@@ -32,6 +32,10 @@ type Options struct {
 	// Guard is the kind of overflow guard written (the zero value:
 	// GuardInterval).
 	Guard GuardKind
+	// Shard, when its Count is set, limits the run to one part of the
+	// pairs ([Split]): the file holds that part's pairs alone and says
+	// which (ic.File.Shard); ic.Merge makes the whole file of the parts.
+	Shard Shard
 	// Progress, when set, is called after each pair (from one goroutine at
 	// a time) with the number of pairs done and the total.
 	Progress func(done, total int)
@@ -101,10 +105,20 @@ func Run(ctx context.Context, p *lang.Program, opts Options) (*ic.File, *Stats, 
 	}
 	type job struct{ i, a, b int }
 	var jobs []job
-	for i := range p.Blocks {
-		for j := i; j < len(p.Blocks); j++ {
-			jobs = append(jobs, job{len(jobs), i, j})
+	pos := ic.PairPositions(len(p.Blocks))
+	mine := make([]int, len(pos))
+	for k := range mine {
+		mine[k] = k
+	}
+	if opts.Shard.Count > 0 {
+		if err := opts.Shard.Check(); err != nil {
+			return nil, nil, err
 		}
+		mine = Split(p, opts.Shard.Count, opts.Encoding)[opts.Shard.Index-1]
+		f.Shard = &ic.Shard{Index: opts.Shard.Index, Count: opts.Shard.Count, Total: len(pos), Pairs: append([]int{}, mine...), Options: opts.shardOptions()}
+	}
+	for _, k := range mine {
+		jobs = append(jobs, job{len(jobs), pos[k][0], pos[k][1]})
 	}
 	pairs := make([]ic.Pair, len(jobs))
 	fns := make([]map[string]*ts.Fn, len(jobs))

@@ -340,6 +340,9 @@ func readICs(l *loaded, path string) (*ic.File, error) {
 	if err != nil {
 		return nil, badInput("%s: %v", path, err)
 	}
+	if f.Shard != nil {
+		return nil, badInput("%s is %v of a sharded synthesis, with %d of the %d pairs: merge the parts with icgen merge", path, f.Shard, len(f.Pairs), f.Shard.Total)
+	}
 	if f.Hash != l.prog.Hash && f.Program != "" && filepath.Base(f.Program) != filepath.Base(l.path) {
 		return nil, badInput("%s was made for %s, not %s: run icgen synth on %s", path, f.Program, l.path, l.path)
 	}

@@ -255,7 +255,7 @@ not proven; 2 bad input or usage; 3 internal failure; 130 interrupted
 	root.SetErr(e.stderr)
 	root.SetVersionTemplate("icgen {{.Version}}\n")
 	root.AddCommand(newParseCmd(e), newRunCmd(e), newSmtCmd(e), newSynthCmd(e), newExploreCmd(e), newBenchCmd(e))
-	root.AddCommand(newAuditCmd(e), newCheckCmd(e))
+	root.AddCommand(newAuditCmd(e), newCheckCmd(e), newMergeCmd(e))
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {

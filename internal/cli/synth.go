@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,7 @@ func newSynthCmd(e *env) *cobra.Command {
 		quiet     bool
 		encName   string
 		guardName string
+		shardText string
 	)
 	cmd := &cobra.Command{
 		Use:   "synth FILE",
@@ -69,11 +71,19 @@ where the other cannot be; the file says which each pair has.
 Formats: json (the IC file, docs/ic-format.md), text (one line per pair),
 smtlib (each constraint a define-fun over declared state variables).
 
+--shard I/N synthesizes part I (1 to N) of the pairs only, and writes it as
+a part (json; default output FILE.ic.I-of-N.json): the pairs are dealt to
+the N parts by an estimate of their cost, the same split in every run, so
+the N parts can run anywhere (GNU parallel, a Slurm array, a Kubernetes
+Indexed Job: docs/scaling.md). icgen merge makes the IC file of the parts,
+the same bytes as an unsharded run with the same --budget (and --timeout 0).
+
 ` + outputFilesHelp,
 		Example: `  icgen synth testdata/fig1.blk                 # writes testdata/fig1.ic.json
   icgen synth --format text testdata/fib.blk -o -  # readable summary on stdout
   icgen synth -j 2 --timeout 10s -o fib.ic.json testdata/fib.blk
-  icgen synth --budget 20000000 testdata/fib.blk   # the same file on any machine`,
+  icgen synth --budget 20000000 testdata/fib.blk   # the same file on any machine
+  icgen synth --timeout 0 --budget 20000000 --shard 2/3 testdata/fib.blk   # part 2 of 3 -> testdata/fib.ic.2-of-3.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
@@ -89,16 +99,25 @@ smtlib (each constraint a define-fun over declared state variables).
 			if err != nil {
 				return badInput("--guard: %v", err)
 			}
+			var shard synth.Shard
+			if shardText != "" {
+				if shard, err = parseShard(shardText); err != nil {
+					return badInput("--shard: %v", err)
+				}
+				if format != "json" {
+					return badInput("--shard writes a part of an IC file, in json (what icgen merge reads), not %s", format)
+				}
+			}
 			l, err := e.load(args[0], false)
 			if err != nil {
 				return err
 			}
 			if out == "" {
 				ext := map[string]string{"json": ".ic.json", "text": ".ic.txt", "smtlib": ".ic.smt2"}[format]
-				out = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + ext
-				if l.go_ != nil {
-					out = goOutput(args[0], ext)
+				if shard.Count > 0 {
+					ext = fmt.Sprintf(".ic.%d-of-%d.json", shard.Index, shard.Count)
 				}
+				out = defaultICPath(args[0], ext, l.go_ != nil)
 			}
 			dst, err := prepareOutput("-o", out, args[0])
 			if err != nil {
@@ -106,7 +125,7 @@ smtlib (each constraint a define-fun over declared state variables).
 			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
-			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit, Budget: budget, Encoding: enc, Guard: gk}
+			opts := synth.Options{Workers: workers, Timeout: timeout, CheckTimeout: checkTO, Rlimit: rlimit, Budget: budget, Encoding: enc, Guard: gk, Shard: shard}
 			prog := e.newProgress(!quiet, false)
 			defer prog.done()
 			if prog != nil {
@@ -129,17 +148,9 @@ smtlib (each constraint a define-fun over declared state variables).
 				goPairs(l, f)
 				st.Count(f.Pairs)
 			}
-			var data []byte
-			switch format {
-			case "json":
-				data, err = ic.Marshal(f)
-				if err != nil {
-					return &exitError{code: ExitInternal, err: err}
-				}
-			case "text":
-				data = []byte(textICs(f))
-			case "smtlib":
-				data = []byte(smtlibICs(f))
+			data, err := renderICs(f, format)
+			if err != nil {
+				return err
 			}
 			if err := dst.write(data, e.stdout); err != nil {
 				return err
@@ -149,8 +160,12 @@ smtlib (each constraint a define-fun over declared state variables).
 				if out == "-" {
 					dest = "stdout"
 				}
-				fmt.Fprintf(e.stderr, "%s: %d pairs: %d independent, %d conditional, %d dependent, %d unknown (%d exact); %d constraints in %s (Z3 resources: %d, at most %d a pair) -> %s\n",
-					l.path, st.Pairs, st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints, st.Elapsed.Round(time.Millisecond), st.Spent, slices.Max(append(st.PairSpent, 0)), dest)
+				what := ""
+				if shard.Count > 0 {
+					what = fmt.Sprintf(" (shard %v, of %d pairs in all)", shard, f.Shard.Total)
+				}
+				fmt.Fprintf(e.stderr, "%s%s: %d pairs: %d independent, %d conditional, %d dependent, %d unknown (%d exact); %d constraints in %s (Z3 resources: %d, at most %d a pair) -> %s\n",
+					l.path, what, st.Pairs, st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints, st.Elapsed.Round(time.Millisecond), st.Spent, slices.Max(append(st.PairSpent, 0)), dest)
 			}
 			return nil
 		},
@@ -166,7 +181,45 @@ smtlib (each constraint a define-fun over declared state variables).
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress or summary on stderr")
 	f.StringVar(&encName, "encoding", "merged", "how F(a,b) is built: merged (one equality of merged final states, linear in the blocks) or paths (a disjunction over pairs of paths, exponential in branches)")
 	f.StringVar(&guardName, "guard", "interval", "how overflow guards are written: interval (bounds on the values read) or exact (the condition itself)")
+	f.StringVar(&shardText, "shard", "", "I/N: synthesize part I (1 to N) of the pairs only, as a part for icgen merge")
 	return cmd
+}
+
+// parseShard reads I/N.
+func parseShard(s string) (synth.Shard, error) {
+	is, ns, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(is))
+	n, err2 := strconv.Atoi(strings.TrimSpace(ns))
+	if !ok || err1 != nil || err2 != nil {
+		return synth.Shard{}, fmt.Errorf("%q: want I/N, part I of N (2/3)", s)
+	}
+	sh := synth.Shard{Index: i, Count: n}
+	return sh, sh.Check()
+}
+
+// defaultICPath is where an IC file of the program at path goes unless -o
+// says otherwise: the path with ext for its extension, or, for Go code,
+// icgen plus ext in the package's directory.
+func defaultICPath(path, ext string, isGo bool) string {
+	if isGo {
+		return goOutput(path, ext)
+	}
+	return strings.TrimSuffix(path, filepath.Ext(path)) + ext
+}
+
+// renderICs writes an IC file in a format of icgen synth.
+func renderICs(f *ic.File, format string) ([]byte, error) {
+	switch format {
+	case "text":
+		return []byte(textICs(f)), nil
+	case "smtlib":
+		return []byte(smtlibICs(f)), nil
+	}
+	data, err := ic.Marshal(f)
+	if err != nil {
+		return nil, &exitError{code: ExitInternal, err: err}
+	}
+	return data, nil
 }
 
 func isTerminal(w io.Writer) bool {
