@@ -54,7 +54,7 @@ func TestCoverBruteForce(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					tf, ok := f.Tree(f.F, 1<<22)
+					tf, ok := f.Graph.Term(f.F, 1<<22)
 					if !ok {
 						t.Fatalf("(%s, %s): F does not print", a.ID, b.ID)
 					}

@@ -50,7 +50,7 @@ proc r() { x = x + 1; z = z + 1; }`
 				t.Fatal(errs)
 			}
 			f := Pair(p.Block(tc.a), p.Block(tc.b), ts.NewSymbols(p))
-			if tf, _ := f.Tree(f.F, 1<<20); tc.f != "" && tf.Key() != tc.f {
+			if tf, _ := f.Graph.Term(f.F, 1<<20); tc.f != "" && tf.Key() != tc.f {
 				t.Errorf("F = %s\nwant %s", tf.Key(), tc.f)
 			}
 			if f.Exact != tc.exact {

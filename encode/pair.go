@@ -88,10 +88,6 @@ func (f *Formula) NoOverflowTrue() bool { return f.Graph.IsTrue(f.NoOverflow) }
 // Encoding is the encoding the formula was built with.
 func (f *Formula) Encoding() Encoding { return f.enc }
 
-// Tree is term r of the formula's graph as a tree (for printing), or false
-// once its text passes budget characters.
-func (f *Formula) Tree(r ts.Ref, budget int) (*ts.Term, bool) { return f.Graph.Term(r, budget) }
-
 // Fns are the uninterpreted functions the systems of the two orders use,
 // by name.
 func (f *Formula) Fns() map[string]*ts.Fn {

@@ -33,10 +33,9 @@ func (s Shard) Check() error {
 // pairs are taken from the costliest down, each to the part with the least
 // cost so far (the lowest part on a tie). A pair's cost is estimated as 1
 // plus the number of atoms of its formula F (built with enc), over which
-// its cover enumerates: building F takes a small part of a pair's time.
-// On testdata/regress/guard-error.blk (36 pairs, 42 s in all) the longest
-// of 2 parts takes 1.23 times the mean, of 3 parts 1.07 times; estimated
-// by the sizes of the blocks instead, 2.00 and 2.28 times.
+// its cover enumerates: building F takes a small part of a pair's time,
+// and F predicts it better than the sizes of the blocks (docs/scaling.md
+// has the balance measured).
 func Split(p *lang.Program, n int, enc encode.Encoding) [][]int {
 	pos := ic.PairPositions(len(p.Blocks))
 	syms := ts.NewSymbols(p)

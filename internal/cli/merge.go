@@ -71,13 +71,9 @@ IC file. Formats as for synth: json, text, smtlib.
 				return err
 			}
 			if !quiet {
-				dest := out
-				if out == "-" {
-					dest = "stdout"
-				}
 				sum := f.Summary()
 				fmt.Fprintf(e.stderr, "%s: %d parts, %d pairs: %d independent, %d conditional, %d dependent, %d unknown -> %s\n",
-					f.Program, len(parts), len(f.Pairs), sum[ic.Independent], sum[ic.Conditional], sum[ic.Dependent], sum[ic.Unknown], dest)
+					f.Program, len(parts), len(f.Pairs), sum[ic.Independent], sum[ic.Conditional], sum[ic.Dependent], sum[ic.Unknown], destName(out))
 			}
 			return nil
 		},

@@ -156,16 +156,12 @@ the same bytes as an unsharded run with the same --budget (and --timeout 0).
 				return err
 			}
 			if !quiet {
-				dest := out
-				if out == "-" {
-					dest = "stdout"
-				}
 				what := ""
 				if shard.Count > 0 {
 					what = fmt.Sprintf(" (shard %v, of %d pairs in all)", shard, f.Shard.Total)
 				}
 				fmt.Fprintf(e.stderr, "%s%s: %d pairs: %d independent, %d conditional, %d dependent, %d unknown (%d exact); %d constraints in %s (Z3 resources: %d, at most %d a pair) -> %s\n",
-					l.path, what, st.Pairs, st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints, st.Elapsed.Round(time.Millisecond), st.Spent, slices.Max(append(st.PairSpent, 0)), dest)
+					l.path, what, st.Pairs, st.Independent, st.Conditional, st.Dependent, st.Unknown, st.Exact, st.Constraints, st.Elapsed.Round(time.Millisecond), st.Spent, slices.Max(append(st.PairSpent, 0)), destName(out))
 			}
 			return nil
 		},
@@ -183,6 +179,14 @@ the same bytes as an unsharded run with the same --budget (and --timeout 0).
 	f.StringVar(&guardName, "guard", "interval", "how overflow guards are written: interval (bounds on the values read) or exact (the condition itself)")
 	f.StringVar(&shardText, "shard", "", "I/N: synthesize part I (1 to N) of the pairs only, as a part for icgen merge")
 	return cmd
+}
+
+// destName names an output path in a summary line (- is stdout).
+func destName(out string) string {
+	if out == "-" {
+		return "stdout"
+	}
+	return out
 }
 
 // parseShard reads I/N.
