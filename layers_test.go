@@ -22,17 +22,19 @@ var layers = map[string][]string{
 	"uf":     {"lang", "ts"},
 	"ic":     {"lang"},
 	"encode": {"lang", "ts", "uf", "ic"},
-	"allsat": {"lang", "ts", "encode", "ic", "internal/z3"},
+	"allsat": {"lang", "ts", "encode", "ic", "internal/smt", "internal/z3"},
 	"synth":  {"lang", "ts", "encode", "allsat", "ic"},
 	"interp": {"lang", "ic"},
 	"dporrt": {"lang", "ic", "interp"},
-	"audit":  {"lang", "ts", "encode", "allsat", "ic", "synth", "dporrt", "interp", "internal/z3"},
+	"audit":  {"lang", "ts", "encode", "allsat", "ic", "synth", "dporrt", "interp", "internal/smt", "internal/z3"},
 	// gofront lowers Go packages to the IR: a front end beside lang's.
 	"gofront":      {"lang", "ic"},
 	"internal/cli": {"lang", "ts", "encode", "allsat", "synth", "ic", "interp", "dporrt", "audit", "gofront", "internal/gctune"},
 	"cmd/icgen":    {"internal/cli", "internal/gctune"},
 	// The ground floor of internal: no package of the module.
-	"internal/z3":       {},
+	"internal/z3": {},
+	// The solver layer: sessions with limits over the binding.
+	"internal/smt":      {"internal/z3"},
 	"internal/gctune":   {},
 	"internal/golden":   {},
 	"internal/testsize": {},

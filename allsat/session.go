@@ -1,13 +1,12 @@
 package allsat
 
 import (
-	"context"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/smt"
 	"github.com/icgen/icgen/internal/z3"
 	"github.com/icgen/icgen/ts"
 )
@@ -16,15 +15,18 @@ import (
 
 type handle = z3.Term
 
-type status int
+// status is the solver's three-valued answer; unknown is never taken for
+// sat or unsat.
+type status = z3.Status
 
 const (
-	unknown status = iota
-	sat
-	unsat
+	unknown = z3.Unknown
+	sat     = z3.Sat
+	unsat   = z3.Unsat
 )
 
 type session struct {
+	*smt.Session
 	ctx    *z3.Context
 	opts   Options
 	parsed map[*formulaText]parsedFormula // see formula
@@ -57,108 +59,47 @@ func (s *session) formula(fm *formulaText) (parsedFormula, error) {
 }
 
 func newSession(opts Options) (*session, error) {
-	ctx, err := z3.NewContext()
+	sess, err := smt.NewSession(smt.Limits{Rlimit: opts.Rlimit, Budget: opts.Budget})
 	if err != nil {
 		return nil, err
 	}
-	return &session{ctx: ctx, opts: opts}, nil
+	return &session{Session: sess, ctx: sess.X, opts: opts}, nil
 }
 
-func (s *session) close()                           { s.ctx.Close() }
+func (s *session) close()                           { s.Close() }
 func (s *session) parse(t string) ([]handle, error) { return s.ctx.Parse(t) }
 func (s *session) not(h handle) handle              { return s.ctx.Not(h) }
 func (s *session) and(hs ...handle) handle          { return s.ctx.And(hs...) }
 
 type solver struct {
+	*smt.Solver
 	sess *session
-	s    *z3.Solver
-	err  error
 }
 
-func (s *session) newSolver() *solver {
-	v := &solver{sess: s, s: s.ctx.NewSolver()}
-	if s.opts.Rlimit > 0 {
-		v.err = v.s.SetRlimit(s.opts.Rlimit)
-	}
-	return v
-}
+func (s *session) newSolver() *solver { return &solver{Solver: s.NewSolver(), sess: s} }
 
 // used returns the resources the session has spent (0 where Z3 does not
 // count them).
-func (v *solver) used() uint64 {
-	n, _ := v.s.Spent()
-	return n
-}
+func (v *solver) used() uint64 { return v.Used() }
 
 // spent reports whether the session's budget is spent (never without one).
-func (v *solver) spent() bool {
-	if v.sess.opts.Budget == 0 {
-		return false
-	}
-	used, ok := v.s.Spent()
-	return !ok || used >= v.sess.opts.Budget
-}
+func (v *solver) spent() bool { return v.BudgetSpent() }
 
-func (v *solver) assert(h handle) {
-	if err := v.s.Assert(h); err != nil && v.err == nil {
-		v.err = err
-	}
-}
-
-func convert(r z3.Result) (status, string) {
-	switch r.Status {
-	case z3.Sat:
-		return sat, ""
-	case z3.Unsat:
-		return unsat, ""
-	}
-	return unknown, r.Reason
-}
+func (v *solver) assert(h handle) { v.Add(h) }
 
 func (v *solver) check(deadline time.Time) (status, string) {
-	if v.err != nil {
-		return unknown, v.err.Error()
-	}
-	return convert(v.checkBy(deadline))
-}
-
-// checkBy checks under lits until deadline (zero: none), within what is
-// left of the budget.
-func (v *solver) checkBy(deadline time.Time, lits ...handle) z3.Result {
-	if b := v.sess.opts.Budget; b > 0 {
-		used, ok := v.s.Spent()
-		if !ok {
-			return z3.Result{Status: z3.Unknown, Reason: "Z3 reports no resource count: no budget can be kept"}
-		}
-		if used >= b {
-			return z3.Result{Status: z3.Unknown, Reason: "resource budget spent"}
-		}
-		left := min(b-used, math.MaxUint32)
-		if r := v.sess.opts.Rlimit; r > 0 {
-			left = min(left, r)
-		}
-		if err := v.s.SetRlimit(left); err != nil {
-			return z3.Result{Status: z3.Unknown, Reason: err.Error()}
-		}
-	}
-	if deadline.IsZero() {
-		return v.s.CheckAssumptions(lits...)
-	}
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
-	return v.s.CheckContext(ctx, lits...)
+	r := v.Check(deadline)
+	return r.Status, r.Reason
 }
 
 func (v *solver) checkAssuming(lits []handle, deadline time.Time) (status, string) {
-	if v.err != nil {
-		return unknown, v.err.Error()
-	}
-	return convert(v.checkBy(deadline, lits...))
+	r := v.Check(deadline, lits...)
+	return r.Status, r.Reason
 }
 
 // modelValues evaluates atoms in the last model.
 func (v *solver) modelValues(hs []handle) ([]bool, error) {
-	m, err := v.s.Model()
+	m, err := v.Model()
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +120,7 @@ func (v *solver) coreAtoms(indicators []handle) map[int]bool {
 		byID[ctx.Not(b).ID()] = i
 	}
 	out := map[int]bool{}
-	for _, t := range v.s.UnsatCore() {
+	for _, t := range v.UnsatCore() {
 		if i, ok := byID[t.ID()]; ok {
 			out[i] = true
 		}
@@ -224,7 +165,7 @@ func (s *session) refute(fm *formulaText, c string, deadline time.Time, syms []*
 	if st != sat || syms == nil {
 		return st, why, nil, nil
 	}
-	m, err := v.s.Model()
+	m, err := v.Model()
 	if err != nil {
 		return unknown, "solver: " + err.Error(), nil, nil
 	}

@@ -9,57 +9,56 @@ import (
 
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/internal/smt"
 	"github.com/icgen/icgen/internal/z3"
 	"github.com/icgen/icgen/interp"
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
 
-// answer is a three-valued solver answer. unknown is never taken for
+// answer is the solver's three-valued answer. unknown is never taken for
 // unsat or for sat.
-type answer int
+type answer = z3.Status
 
 const (
-	unknown answer = iota
-	sat
-	unsat
+	unknown = z3.Unknown
+	sat     = z3.Sat
+	unsat   = z3.Unsat
 )
 
 // smallBound bounds the integers of a first attempt at a witness, so that
 // witnesses read easily; later attempts use the whole int64 range.
 const smallBound = 100
 
-// prover holds one solver context; it belongs to one goroutine.
+// prover holds one solver session; it belongs to one goroutine.
 type prover struct {
+	sess  *smt.Session
 	x     *z3.Context
-	s     *z3.Solver
+	s     *smt.Solver
 	opts  Options
 	check time.Duration
 }
 
 func newProver(opts Options) (*prover, error) {
-	x, err := z3.NewContext()
+	sess, err := smt.NewSession(smt.Limits{Rlimit: opts.Rlimit})
 	if err != nil {
 		return nil, err
 	}
-	s := x.NewSolver()
-	if opts.Rlimit > 0 {
-		if err := s.SetRlimit(opts.Rlimit); err != nil {
-			s.Close()
-			x.Close()
-			return nil, err
-		}
+	s := sess.NewSolver()
+	if err := s.Err(); err != nil {
+		sess.Close()
+		return nil, err
 	}
 	d := opts.CheckTimeout
 	if d <= 0 {
 		d = 2 * time.Second
 	}
-	return &prover{x: x, s: s, opts: opts, check: d}, nil
+	return &prover{sess: sess, x: sess.X, s: s, opts: opts, check: d}, nil
 }
 
 func (p *prover) close() {
 	p.s.Close()
-	p.x.Close()
+	p.sess.Close()
 }
 
 // query is a conjunction of SMT-LIB2 terms with their declarations.
@@ -190,13 +189,7 @@ func (p *prover) recheck(ctx context.Context) (answer, string) {
 	cctx, cancel := context.WithTimeout(ctx, p.check)
 	defer cancel()
 	r := p.s.CheckContext(cctx)
-	switch r.Status {
-	case z3.Sat:
-		return sat, ""
-	case z3.Unsat:
-		return unsat, ""
-	}
-	return unknown, r.Reason
+	return r.Status, r.Reason
 }
 
 // space is the state space of a pair: the input symbols of the program for
