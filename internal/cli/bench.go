@@ -233,16 +233,15 @@ papers' tools' setting, where the papers' counts are comparable.
 			defer stop()
 			b := &bencher{e: e, ctx: ctx, tab: tab, algos: list, timeout: timeout, dep: dep, whole: whole, noOverflow: noOvf, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
 			defer b.prog.done()
+			progs, err := b.programs(args, over)
 			var rows []benchRow
-			for _, file := range args {
-				r, err := b.program(file, over)
-				if err != nil {
-					b.prog.done()
-					return toolFailed(ctx, err, "interrupted: no table written")
-				}
-				rows = append(rows, r...)
+			if err == nil {
+				rows, err = b.table(progs)
 			}
 			b.prog.done()
+			if err != nil {
+				return toolFailed(ctx, err, "interrupted: no table written")
+			}
 			switch format {
 			case "json":
 				writeJSON(e.stdout, rows)
@@ -304,11 +303,34 @@ func parseSizes(s string) ([]int64, error) {
 // --sizes: its file name without .blk.
 func benchName(file string) string { return strings.TrimSuffix(filepath.Base(file), ".blk") }
 
-// program runs one benchmark file at each of its sizes.
-func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, error) {
+// benchProgram is a program of a table with the sizes it runs at.
+type benchProgram struct {
+	name  string // benchName of file
+	file  string
+	l     *loaded
+	sizes []int64
+}
+
+// programs loads the table's programs and reads their sizes: over[name]
+// (--sizes), else the table's sizes line, else another table's, else the
+// program's default N.
+func (b *bencher) programs(files []string, over map[string][]int64) ([]benchProgram, error) {
+	var out []benchProgram
+	for _, file := range files {
+		p, err := b.program(file, over)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// program loads one program of the table and reads its sizes.
+func (b *bencher) program(file string, over map[string][]int64) (benchProgram, error) {
 	l, err := b.e.load(file, false)
 	if err != nil {
-		return nil, err
+		return benchProgram{}, err
 	}
 	name := benchName(file)
 	var ns []int64
@@ -323,7 +345,7 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 			continue
 		}
 		if ns, err = parseSizes(string(re.FindSubmatch(l.src)[1])); err != nil {
-			return nil, badInput("%s: sizes line: %v", file, err)
+			return benchProgram{}, badInput("%s: sizes line: %v", file, err)
 		}
 	}
 	switch {
@@ -333,7 +355,7 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 	default:
 		m, err := l.machine(nil)
 		if err != nil {
-			return nil, err
+			return benchProgram{}, err
 		}
 		for _, p := range m.Prog.Params {
 			if p.Name == "N" {
@@ -341,63 +363,107 @@ func (b *bencher) program(file string, over map[string][]int64) ([]benchRow, err
 			}
 		}
 		if ns == nil {
-			return nil, badInput("%s: no param N and no sizes line", file)
+			return benchProgram{}, badInput("%s: no param N and no sizes line", file)
 		}
 	}
-	smt := 0.0
-	var icPath string
-	if needsICs(b.algos) {
-		start := time.Now()
-		opts := synth.Options{Workers: runtime.NumCPU()}
-		if b.prog != nil {
-			opts.Progress = func(done, total int) {
-				b.prog.update(fmt.Sprintf("bench: %s: synthesizing the ICs: %d/%d pairs, %s", name, done, total, span(time.Since(start))))
-			}
-		}
-		f, err := await(b.ctx, func() (*ic.File, error) {
-			f, _, err := synth.Run(b.ctx, l.prog, opts)
-			return f, err
-		})
-		if err != nil {
-			return nil, toolFailed(b.ctx, err, "interrupted")
-		}
-		smt = time.Since(start).Seconds()
-		data, err := ic.Marshal(f)
-		if err != nil {
-			return nil, &exitError{code: ExitInternal, err: err}
-		}
-		dir, err := os.MkdirTemp("", "icgen-bench")
-		if err != nil {
-			return nil, &exitError{code: ExitInternal, err: err}
-		}
-		defer os.RemoveAll(dir)
-		icPath = filepath.Join(dir, name+".ic.json")
-		dst, err := prepareOutput("the runs' IC file", icPath)
-		if err == nil {
-			err = dst.write(data, nil)
-		}
+	return benchProgram{name: name, file: file, l: l, sizes: ns}, nil
+}
+
+// table runs every cell of the table, program by program.
+func (b *bencher) table(progs []benchProgram) ([]benchRow, error) {
+	var rows []benchRow
+	for _, p := range progs {
+		r, err := b.rows(p)
 		if err != nil {
 			return nil, err
 		}
+		rows = append(rows, r...)
+	}
+	return rows, nil
+}
+
+// rows runs p at each of its sizes with each algorithm; its ICs are
+// synthesized once, for all its rows.
+func (b *bencher) rows(p benchProgram) ([]benchRow, error) {
+	smt := 0.0
+	var icPath string
+	if needsICs(b.algos) {
+		path, secs, remove, err := b.ics(p)
+		if err != nil {
+			return nil, err
+		}
+		defer remove()
+		icPath, smt = path, secs
 	}
 	var rows []benchRow
-	for _, n := range ns {
-		row := benchRow{Bench: name, File: file, N: n, SMT: smt, Runs: map[string]benchRun{}}
+	for _, n := range p.sizes {
+		row := benchRow{Bench: p.name, File: p.file, N: n, SMT: smt, Runs: map[string]benchRun{}}
 		for _, a := range b.algos {
-			what := fmt.Sprintf("%s N=%d %s", name, n, a)
-			r := b.run(file, a, n, icPath, func(d time.Duration) {
-				b.prog.update(fmt.Sprintf("bench: %s: running, %s of at most %s", what, span(d), b.timeout))
-			})
-			if b.ctx.Err() != nil {
-				return nil, context.Cause(b.ctx)
+			r, err := b.cell(p, n, a, icPath)
+			if err != nil {
+				return nil, err
 			}
 			row.Runs[a] = r
-			b.prog.note(what + ": " + r.summary())
 		}
 		row.Speedup = speedups(b.tab, row)
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// ics synthesizes the ICs of p into a temporary file for its runs, and
+// returns the file, the time the synthesis took (T^smt) and a function
+// that removes the file.
+func (b *bencher) ics(p benchProgram) (path string, smt float64, remove func(), err error) {
+	start := time.Now()
+	opts := synth.Options{Workers: runtime.NumCPU()}
+	if b.prog != nil {
+		opts.Progress = func(done, total int) {
+			b.prog.update(fmt.Sprintf("bench: %s: synthesizing the ICs: %d/%d pairs, %s", p.name, done, total, span(time.Since(start))))
+		}
+	}
+	f, err := await(b.ctx, func() (*ic.File, error) {
+		f, _, err := synth.Run(b.ctx, p.l.prog, opts)
+		return f, err
+	})
+	if err != nil {
+		return "", 0, nil, toolFailed(b.ctx, err, "interrupted")
+	}
+	smt = time.Since(start).Seconds()
+	data, err := ic.Marshal(f)
+	if err != nil {
+		return "", 0, nil, &exitError{code: ExitInternal, err: err}
+	}
+	dir, err := os.MkdirTemp("", "icgen-bench")
+	if err != nil {
+		return "", 0, nil, &exitError{code: ExitInternal, err: err}
+	}
+	remove = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, p.name+".ic.json")
+	dst, err := prepareOutput("the runs' IC file", path)
+	if err == nil {
+		err = dst.write(data, nil)
+	}
+	if err != nil {
+		remove()
+		return "", 0, nil, err
+	}
+	return path, smt, remove, nil
+}
+
+// cell runs p at size n with algo, the ICs (for an algorithm that uses
+// them) read from icPath, and notes the outcome on the progress lines.
+// A table run and a --cell run both run their cells here.
+func (b *bencher) cell(p benchProgram, n int64, algo, icPath string) (benchRun, error) {
+	what := fmt.Sprintf("%s N=%d %s", p.name, n, algo)
+	r := b.run(p.file, algo, n, icPath, func(d time.Duration) {
+		b.prog.update(fmt.Sprintf("bench: %s: running, %s of at most %s", what, span(d), b.timeout))
+	})
+	if b.ctx.Err() != nil {
+		return benchRun{}, context.Cause(b.ctx)
+	}
+	b.prog.note(what + ": " + r.summary())
+	return r, nil
 }
 
 func (r benchRun) summary() string {
