@@ -107,6 +107,7 @@ func newBenchCmd(e *env) *cobra.Command {
 		noOvf   bool
 		maxMem  int
 		showPrg bool
+		out     string
 	)
 	cmd := &cobra.Command{
 		Use:   "bench [FILE...]",
@@ -160,13 +161,15 @@ down; its resident memory is watched and the run is stopped beyond
 --max-memory. Every run uses --dep: locals by default; --dep static is the
 papers' tools' setting, where the papers' counts are comparable.
 
-` + depHelp(),
+` + depHelp() + `
+
+` + outputFilesHelp,
 		Example: `  icgen bench
   icgen bench --table issta19 --timeout 120s
   icgen bench --table issta19 --algos odpor,odpor-cs,odpor-ob,odpor-cs-ob testdata/bench/lw.blk
   icgen bench --algos sdpor,cdpor --timeout 10s --sizes fib=6,7,8 testdata/bench/fib.blk
   icgen bench --algos cdpor,codpor --assume-no-overflow
-  icgen bench --format csv > table.csv
+  icgen bench --format csv -o table.csv
   icgen bench --progress --format json testdata/bench/fib.blk > fib.json 2> fib.log`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
@@ -229,6 +232,10 @@ papers' tools' setting, where the papers' counts are comparable.
 					return badInput("--sizes %s=...: no program %s.blk among those run (%s)", name, name, strings.Join(run, ", "))
 				}
 			}
+			dst, err := prepareOutput("-o", out, args...)
+			if err != nil {
+				return err
+			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			b := &bencher{e: e, ctx: ctx, tab: tab, algos: list, timeout: timeout, dep: dep, whole: whole, noOverflow: noOvf, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
@@ -242,18 +249,19 @@ papers' tools' setting, where the papers' counts are comparable.
 			if err != nil {
 				return toolFailed(ctx, err, "interrupted: no table written")
 			}
+			var buf bytes.Buffer
 			switch format {
 			case "json":
-				writeJSON(e.stdout, rows)
+				writeJSON(&buf, rows)
 			case "csv":
-				writeBenchCSV(e.stdout, tab, list, rows, noOvf)
+				writeBenchCSV(&buf, tab, list, rows, noOvf)
 			default:
-				writeBenchMD(e.stdout, tab, list, rows, timeout)
+				writeBenchMD(&buf, tab, list, rows, timeout)
 				if noOvf {
-					fmt.Fprintln(e.stdout, "The runs with ICs assumed no overflow (--assume-no-overflow).")
+					fmt.Fprintln(&buf, "The runs with ICs assumed no overflow (--assume-no-overflow).")
 				}
 			}
-			return nil
+			return dst.write(buf.Bytes(), e.stdout)
 		},
 	}
 	f := cmd.Flags()
@@ -262,6 +270,7 @@ papers' tools' setting, where the papers' counts are comparable.
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time budget of each run")
 	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
 	f.StringVar(&format, "format", "md", "output: md, csv or json")
+	f.StringVarP(&out, "output", "o", "-", "write the table to this file (- for stdout); see Output files")
 	f.StringVar(&dep, "dep", "locals", "dependency of every algorithm: locals or static (the papers' tools' setting)")
 	f.BoolVar(&noOvf, "assume-no-overflow", false, "cdpor, codpor, codpor-ob: uniformity ignores the overflow guards, as over the papers' mathematical integers, even where no proof says no run overflows (see icgen explore --help)")
 	f.BoolVar(&whole, "whole-arrays", false, "static dependency: every array is one location, as the papers' tools (see icgen explore --help)")

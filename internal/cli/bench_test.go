@@ -98,7 +98,14 @@ func TestBench(t *testing.T) {
 	if code != ExitOK || len(lines) < 3 || !strings.HasPrefix(lines[0], "| bench | N | sdpor Tr | sdpor S | sdpor T | cdpor Tr") || !strings.Contains(lines[2], "| race | 12 | >") {
 		t.Errorf("md: exit %d\n%s", code, out)
 	}
-	for _, bad := range [][]string{{"--algos", "magic"}, {"--format", "xml"}, {"--sizes", "race"}, {"--sizes", "rice=3"}, {"--table", "tacas"}} {
+	// -o writes the table to a file; the program is an input, never overwritten.
+	table := filepath.Join(dir, "table.csv")
+	if _, stderr, code := icgen("bench", "--algos", "sdpor", "--sizes", "race=2", "--format", "csv", "-o", table, prog); code != ExitOK {
+		t.Errorf("-o: exit %d: %s", code, stderr)
+	} else if data, _ := os.ReadFile(table); !strings.HasPrefix(string(data), "bench,N,sdpor Tr,") {
+		t.Errorf("-o: the file holds %q", data)
+	}
+	for _, bad := range [][]string{{"--algos", "magic"}, {"--format", "xml"}, {"--sizes", "race"}, {"--sizes", "rice=3"}, {"--table", "tacas"}, {"-o", prog}} {
 		if _, _, code := icgen(append(append([]string{"bench"}, bad...), prog)...); code != ExitBadInput {
 			t.Errorf("%v: exit %d, want %d", bad, code, ExitBadInput)
 		}
