@@ -672,8 +672,8 @@ func sig(x float64) string {
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
-// cells are the Tr, S, T cells of a run.
-func (r benchRun) cells() [3]string {
+// fields are the Tr, S, T fields of a run in a table.
+func (r benchRun) fields() [3]string {
 	switch {
 	case r.Error != "":
 		return [3]string{"err", "err", "err"}
@@ -685,8 +685,8 @@ func (r benchRun) cells() [3]string {
 	return [3]string{compact(r.Traces), compact(r.States), fmt.Sprintf("%.2f", r.Seconds)}
 }
 
-// dndCells are the MD, MS and RSS cells of a run: >X when it was cut.
-func (r benchRun) dndCells() []string {
+// dndFields are the MD, MS and RSS fields of a run: >X when it was cut.
+func (r benchRun) dndFields() []string {
 	switch {
 	case r.Error != "":
 		return []string{"err", "err", "err"}
@@ -730,14 +730,14 @@ func benchHeader(tab benchTable, algos []string) []string {
 	return h
 }
 
-func benchCells(tab benchTable, algos []string, r benchRow) []string {
+func benchFields(tab benchTable, algos []string, r benchRow) []string {
 	c := []string{r.Bench, strconv.FormatInt(r.N, 10)}
 	for _, a := range algos {
 		run := r.Runs[a]
-		x := run.cells()
+		x := run.fields()
 		c = append(c, x[:]...)
 		if tab.dnd && keepsDnD(a) {
-			c = append(c, run.dndCells()...)
+			c = append(c, run.dndFields()...)
 		}
 	}
 	if needsICs(algos) {
@@ -756,7 +756,7 @@ func writeBenchMD(w io.Writer, tab benchTable, algos []string, rows []benchRow, 
 	fmt.Fprintf(w, "| %s |\n", strings.Join(h, " | "))
 	fmt.Fprintf(w, "|%s\n", strings.Repeat(" --- |", len(h)))
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(benchCells(tab, algos, r), " | "))
+		fmt.Fprintf(w, "| %s |\n", strings.Join(benchFields(tab, algos, r), " | "))
 	}
 	fmt.Fprintf(w, "\nTimes in seconds; runs stopped at %s show >X.\n", timeout)
 }
@@ -772,7 +772,7 @@ func writeBenchCSV(w io.Writer, tab benchTable, algos []string, rows []benchRow,
 	}
 	_ = cw.Write(h)
 	for _, r := range rows {
-		c := benchCells(tab, algos, r)
+		c := benchFields(tab, algos, r)
 		if noOverflow {
 			c = append(c, "true")
 		}
