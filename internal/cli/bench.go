@@ -108,6 +108,8 @@ func newBenchCmd(e *env) *cobra.Command {
 		maxMem  int
 		showPrg bool
 		out     string
+		asJSON  bool
+		cells   cellFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "bench [FILE...]",
@@ -161,6 +163,26 @@ down; its resident memory is watched and the run is stopped beyond
 --max-memory. Every run uses --dep: locals by default; --dep static is the
 papers' tools' setting, where the papers' counts are comparable.
 
+A batch engine runs a table one job per run through its cells. A cell is
+one program at one size with one algorithm. The cells of the table that
+the same flags and FILEs make are numbered from 0 in table order (the
+programs, each size, each algorithm of --algos) and named NAME/N=SIZE/ALGO
+(fib/N=6/cdpor; NAME is the file name without .blk). --list-cells prints
+them, "INDEX ID" a line (JSON with --json). --cell ID|INDEX runs one and
+writes it as JSON: the cell, its run, its T^smt when its algorithm uses
+ICs, and its table (--table, --algos, --dep, --whole-arrays,
+--assume-no-overflow, --timeout, --max-memory, the programs with their
+source hashes and sizes). --cell-from-env VAR takes the index from the
+environment variable VAR: SLURM_ARRAY_TASK_ID of a Slurm job array,
+JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, both from 0.
+--from-cells FILE... prints the table of the cells given, in any order:
+the table one run prints, in every count. It refuses, naming them, cells
+of different tables, a cell given twice and cells missing; --algos takes
+some of the cells' algorithms as the columns, and then only their cells
+must be there. One run synthesizes a program's ICs once, for all its rows;
+a cell synthesizes them itself, so the cells of a row each have their own
+T^smt, and the row's T^smt is the least of them. See docs/scaling.md.
+
 ` + depHelp() + `
 
 ` + outputFilesHelp,
@@ -170,37 +192,47 @@ papers' tools' setting, where the papers' counts are comparable.
   icgen bench --algos sdpor,cdpor --timeout 10s --sizes fib=6,7,8 testdata/bench/fib.blk
   icgen bench --algos cdpor,codpor --assume-no-overflow
   icgen bench --format csv -o table.csv
-  icgen bench --progress --format json testdata/bench/fib.blk > fib.json 2> fib.log`,
+  icgen bench --progress --format json testdata/bench/fib.blk > fib.json 2> fib.log
+  icgen bench --list-cells --algos sdpor,cdpor testdata/bench/fib.blk    # 12 cells, 0 to 11
+  icgen bench --cell fib/N=7/cdpor --algos sdpor,cdpor -o cells/3.json testdata/bench/fib.blk
+  icgen bench --cell-from-env SLURM_ARRAY_TASK_ID --algos sdpor,cdpor \
+    -o "cells/$SLURM_ARRAY_TASK_ID.json" testdata/bench/fib.blk
+  icgen bench --from-cells cells/*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				if cmd.Flags().Changed("format") && format != "json" {
+					return badInput("--json and --format %s: give one of them", format)
+				}
+				format = "json"
+			}
 			switch format {
 			case "md", "csv", "json":
 			default:
 				return badInput("--format %q: want md, csv or json", format)
+			}
+			if err := cells.check(cmd, format); err != nil {
+				return err
 			}
 			ti := slices.IndexFunc(benchTables, func(t benchTable) bool { return t.name == table })
 			if ti < 0 {
 				return badInput("--table %q: want cav18 or issta19", table)
 			}
 			tab := benchTables[ti]
-			if !cmd.Flags().Changed("algos") {
-				algos = tab.algos
+			var list []string
+			if cmd.Flags().Changed("algos") || !cells.from {
+				if !cmd.Flags().Changed("algos") {
+					algos = tab.algos
+				}
+				var err error
+				if list, err = parseAlgos(algos); err != nil {
+					return err
+				}
+			}
+			if cells.from {
+				return e.benchFromCells(args, list, format, out)
 			}
 			if _, err := dporrt.ParseDep(dep); err != nil {
 				return badInput("--dep %q: want locals or static", dep)
-			}
-			var list []string
-			for _, a := range strings.Split(algos, ",") {
-				a = strings.TrimSpace(a)
-				if a == "" {
-					continue
-				}
-				if _, ok := dporrt.Lookup(dporrt.Algorithm(a)); !ok {
-					return badInput("--algos: unknown algorithm %q (known: %s)", a, strings.Join(dporrt.Names(), ", "))
-				}
-				list = append(list, a)
-			}
-			if len(list) == 0 {
-				return badInput("--algos: no algorithm")
 			}
 			over := map[string][]int64{}
 			for _, s := range sizes {
@@ -241,25 +273,22 @@ papers' tools' setting, where the papers' counts are comparable.
 			b := &bencher{e: e, ctx: ctx, tab: tab, algos: list, timeout: timeout, dep: dep, whole: whole, noOverflow: noOvf, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
 			defer b.prog.done()
 			progs, err := b.programs(args, over)
-			var rows []benchRow
-			if err == nil {
-				rows, err = b.table(progs)
+			var buf bytes.Buffer
+			what := "table"
+			switch {
+			case err != nil:
+			case cells.list || cells.runsOne():
+				what = "cell"
+				err = b.cellOutput(&buf, cells, progs, format == "json")
+			default:
+				var rows []benchRow
+				if rows, err = b.table(progs); err == nil {
+					writeBenchTable(&buf, tab, list, rows, format, timeout, noOvf)
+				}
 			}
 			b.prog.done()
 			if err != nil {
-				return toolFailed(ctx, err, "interrupted: no table written")
-			}
-			var buf bytes.Buffer
-			switch format {
-			case "json":
-				writeJSON(&buf, rows)
-			case "csv":
-				writeBenchCSV(&buf, tab, list, rows, noOvf)
-			default:
-				writeBenchMD(&buf, tab, list, rows, timeout)
-				if noOvf {
-					fmt.Fprintln(&buf, "The runs with ICs assumed no overflow (--assume-no-overflow).")
-				}
+				return toolFailed(ctx, err, "interrupted: no "+what+" written")
 			}
 			return dst.write(buf.Bytes(), e.stdout)
 		},
@@ -270,12 +299,14 @@ papers' tools' setting, where the papers' counts are comparable.
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "time budget of each run")
 	f.StringArrayVar(&sizes, "sizes", nil, "NAME=N,N,...: the sizes of program NAME (repeatable)")
 	f.StringVar(&format, "format", "md", "output: md, csv or json")
-	f.StringVarP(&out, "output", "o", "-", "write the table to this file (- for stdout); see Output files")
+	f.BoolVar(&asJSON, "json", false, "print JSON (--format json)")
+	f.StringVarP(&out, "output", "o", "-", "write the table, the cell list or the cell to this file (- for stdout); see Output files")
 	f.StringVar(&dep, "dep", "locals", "dependency of every algorithm: locals or static (the papers' tools' setting)")
 	f.BoolVar(&noOvf, "assume-no-overflow", false, "cdpor, codpor, codpor-ob: uniformity ignores the overflow guards, as over the papers' mathematical integers, even where no proof says no run overflows (see icgen explore --help)")
 	f.BoolVar(&whole, "whole-arrays", false, "static dependency: every array is one location, as the papers' tools (see icgen explore --help)")
 	f.IntVar(&maxMem, "max-memory", 4096, "stop a run whose resident memory exceeds this many MiB")
 	f.BoolVar(&showPrg, "progress", false, "show the runs' progress on stderr even where it is not a terminal (plain lines, one a second)")
+	cells.add(f)
 	return cmd
 }
 
@@ -291,6 +322,25 @@ type bencher struct {
 	noOverflow bool
 	maxMem     int
 	prog       *progress // nil: no progress shown
+}
+
+// parseAlgos reads --algos: algorithm names, comma-separated.
+func parseAlgos(s string) ([]string, error) {
+	var list []string
+	for _, a := range strings.Split(s, ",") {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		if _, ok := dporrt.Lookup(dporrt.Algorithm(a)); !ok {
+			return nil, badInput("--algos: unknown algorithm %q (known: %s)", a, strings.Join(dporrt.Names(), ", "))
+		}
+		list = append(list, a)
+	}
+	if len(list) == 0 {
+		return nil, badInput("--algos: no algorithm")
+	}
+	return list, nil
 }
 
 func parseSizes(s string) ([]int64, error) {
@@ -749,6 +799,23 @@ func benchFields(tab benchTable, algos []string, r benchRow) []string {
 		}
 	}
 	return c
+}
+
+// writeBenchTable writes the table of rows with the columns of algos in
+// format (md, csv or json); timeout and noOverflow are the runs' options,
+// which md and csv state.
+func writeBenchTable(w io.Writer, tab benchTable, algos []string, rows []benchRow, format string, timeout time.Duration, noOverflow bool) {
+	switch format {
+	case "json":
+		writeJSON(w, rows)
+	case "csv":
+		writeBenchCSV(w, tab, algos, rows, noOverflow)
+	default:
+		writeBenchMD(w, tab, algos, rows, timeout)
+		if noOverflow {
+			fmt.Fprintln(w, "The runs with ICs assumed no overflow (--assume-no-overflow).")
+		}
+	}
 }
 
 func writeBenchMD(w io.Writer, tab benchTable, algos []string, rows []benchRow, timeout time.Duration) {

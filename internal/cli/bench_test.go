@@ -46,14 +46,17 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// raceProgram is a benchmark program of two sizes: N processes add to one
+// counter. Static sdpor explores N! orders, cdpor one where no overflow is
+// assumed (otherwise each add may write the c that the overflow guard of
+// two others reads).
+const raceProgram = "// sizes: 2, 3\nparam N = 2;\nglobal int c = 0;\nproc add() { c = c + 1; }\n" +
+	"proc start(int k) { if (k > 0) { spawn add(); spawn start(k - 1); } }\ninit { spawn start(N); }\n"
+
 func TestBench(t *testing.T) {
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "race.blk")
-	// N processes add to one counter: static sdpor explores N! orders, cdpor
-	// one where no overflow is assumed (otherwise each add may write the c
-	// that the overflow guard of two others reads).
-	os.WriteFile(prog, []byte("// sizes: 2, 3\nparam N = 2;\nglobal int c = 0;\nproc add() { c = c + 1; }\n"+
-		"proc start(int k) { if (k > 0) { spawn add(); spawn start(k - 1); } }\ninit { spawn start(N); }\n"), 0o644)
+	os.WriteFile(prog, []byte(raceProgram), 0o644)
 	out, stderr, code := icgen("bench", "--format", "json", "--algos", "sdpor,csdpor,cdpor", "--assume-no-overflow", "--timeout", "20s", prog)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
