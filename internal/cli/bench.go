@@ -272,13 +272,18 @@ T^smt, and the row's T^smt is the least of them. See docs/scaling.md.
 			defer stop()
 			b := &bencher{e: e, ctx: ctx, tab: tab, algos: list, timeout: timeout, dep: dep, whole: whole, noOverflow: noOvf, maxMem: maxMem, prog: e.newProgress(true, showPrg)}
 			defer b.prog.done()
+			what := "table"
+			switch {
+			case cells.list:
+				what = "cell list"
+			case cells.runsOne():
+				what = "cell"
+			}
 			progs, err := b.programs(args, over)
 			var buf bytes.Buffer
-			what := "table"
 			switch {
 			case err != nil:
 			case cells.list || cells.runsOne():
-				what = "cell"
 				err = b.cellOutput(&buf, cells, progs, format == "json")
 			default:
 				var rows []benchRow

@@ -25,6 +25,8 @@ func TestInterrupted(t *testing.T) {
 	if _, errOut, code := icgen("synth", "-q", prog); code != 0 {
 		t.Fatalf("synth: %s", errOut)
 	}
+	race := filepath.Join(dir, "race.blk")
+	mustWrite(t, race, raceProgram, 0o644)
 	cases := []struct {
 		name string
 		args []string
@@ -34,8 +36,9 @@ func TestInterrupted(t *testing.T) {
 		{"explore", []string{"explore", "--dot", filepath.Join(dir, "out.dot"), prog}, "interrupted: nothing written"},
 		{"explore synthesizing", []string{"explore", "--algo", "cdpor", "--dot", filepath.Join(dir, "out2.dot"), prog}, "interrupted: nothing explored"},
 		{"explore with ICs", []string{"explore", "--algo", "cdpor", "--ics", ics, prog}, "interrupted: nothing written"},
-		{"bench", []string{"bench", "--format", "json", prog}, "interrupted: no table written"},
-		{"bench without synthesis", []string{"bench", "--algos", "sdpor", prog}, "interrupted: no table written"},
+		{"bench", []string{"bench", "--format", "json", race}, "interrupted: no table written"},
+		{"bench without synthesis", []string{"bench", "--algos", "sdpor", race}, "interrupted: no table written"},
+		{"bench cell", []string{"bench", "--cell", "1", "--algos", "sdpor,cdpor", "-o", filepath.Join(dir, "cell.json"), race}, "interrupted: no cell written"},
 		{"audit", []string{"audit", prog}, "interrupted"},
 		{"check", []string{"check", "--ics", ics, prog}, "interrupted"},
 	}
@@ -52,7 +55,7 @@ func TestInterrupted(t *testing.T) {
 		})
 	}
 	t.Cleanup(func() {
-		for _, name := range []string{"out.json", "out.dot", "out2.dot"} {
+		for _, name := range []string{"out.json", "out.dot", "out2.dot", "cell.json"} {
 			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 				t.Errorf("%s was written", name)
 			}
