@@ -80,6 +80,9 @@ type Info struct {
 	// checked by the differential tests on every program they run (for an
 	// algorithm that uses ICs, when it has them).
 	AtMost []Algorithm
+	// Parallel: the algorithm runs on several workers (Options.Workers;
+	// split.go), with the same result in every count.
+	Parallel bool
 	// Paper is the paper and algorithm it implements; Promise what it
 	// explores and preserves, in a line.
 	Paper   string
@@ -89,7 +92,7 @@ type Info struct {
 // Algorithms lists the algorithms Explore knows, in a stable order: dfs
 // first, then the source loop's, then the optimal loop's.
 var Algorithms = []Info{
-	{Name: DFS, Loop: LoopDFS,
+	{Name: DFS, Loop: LoopDFS, Parallel: true,
 		Paper:   "exhaustive depth-first search",
 		Promise: "every interleaving: the oracle every other algorithm is checked against"},
 	{Name: SDPOR, Loop: LoopSource,
@@ -212,7 +215,7 @@ func (o Options) Validate() error {
 	for _, b := range []struct {
 		name string
 		neg  bool
-	}{{"MaxTraces", o.MaxTraces < 0}, {"MaxStates", o.MaxStates < 0}, {"MaxDepth", o.MaxDepth < 0}, {"Timeout", o.Timeout < 0}} {
+	}{{"MaxTraces", o.MaxTraces < 0}, {"MaxStates", o.MaxStates < 0}, {"MaxDepth", o.MaxDepth < 0}, {"Timeout", o.Timeout < 0}, {"Workers", o.Workers < 0}} {
 		if b.neg {
 			return &OptionError{b.name, "is negative"}
 		}
@@ -220,7 +223,12 @@ func (o Options) Validate() error {
 	with := func(keep func(Info) bool) string { return strings.Join(NamesWhere(keep), ", ") }
 	observers := func(a Info) bool { return a.Observers }
 	usesICs := func(a Info) bool { return a.NeedsICs }
+	parallel := func(a Info) bool { return a.Parallel }
 	switch {
+	case o.Workers > 1 && !info.Parallel:
+		return &OptionError{"Workers", "above 1 is only for the algorithms that split their exploration (" + with(parallel) + ")"}
+	case o.Workers > 1 && o.Tree != nil:
+		return &OptionError{"Workers", "above 1 records no execution tree (Tree)"}
 	case o.ObserveFinal && !info.Observers:
 		return &OptionError{"ObserveFinal", "is only used by the algorithms with observers (" + with(observers) + ")"}
 	case o.ICs != nil && !info.NeedsICs:

@@ -35,7 +35,7 @@ func TestNoAlgorithmFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := map[string]bool{"Loop": true, "Check": true, "Observers": true, "NeedsICs": true, "AtMost": true}
+	row := map[string]bool{"Loop": true, "Check": true, "Observers": true, "NeedsICs": true, "AtMost": true, "Parallel": true}
 	for name, f := range pkgs["dporrt"].Files {
 		if name == "algo.go" {
 			continue

@@ -2,6 +2,7 @@ package dporrt
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/icgen/icgen/internal/testprog"
@@ -73,4 +74,26 @@ func benchExplore(b *testing.B, m *interp.Machine, opts Options) (states int) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/event")
 	return states
+}
+
+// BenchmarkExploreSplit reports dfs on one worker and on two (Options.Workers)
+// over programs of 10^5 traces and more: fib (N = 4, 972,972 traces) and
+// lastzero (N = 5, 3,487,880 traces). The speedup is the ratio of the two
+// rows' ns/event; it needs two free cores.
+func BenchmarkExploreSplit(b *testing.B) {
+	for _, p := range []struct {
+		name, file string
+		n          int64
+	}{{"fib", "../testdata/bench/fib.blk", 4}, {"lastzero", "../testdata/bench/lastzero.blk", 5}} {
+		m, err := interp.New(testprog.File(b, p.file), map[string]int64{"N": p.n})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, w := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/j%d", p.name, w), func(b *testing.B) {
+				states := benchExplore(b, m, Options{Algo: DFS, Workers: w})
+				b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "events/s")
+			})
+		}
+	}
 }

@@ -89,6 +89,10 @@ type Options struct {
 	// alone shows its pair commuting, and this rule is taken without the
 	// option.
 	AssumeNoOverflow bool
+	// Workers, above 1, splits the exploration among that many workers
+	// (goroutines), for the algorithms whose row says Parallel: see
+	// split.go for what the split keeps and what it changes.
+	Workers int
 	// cellList, when positive, replaces maxCellList (the tests lower it,
 	// so that small arrays stand whole by their interp.WholeLoc).
 	cellList int
@@ -144,6 +148,9 @@ type Result struct {
 	// context's deadline), "canceled" (the context) or "violation"
 	// (Options.StopOnViolation).
 	CutBy string
+	// Split, with Options.Workers above 1, says how the exploration was
+	// split among the workers.
+	Split *Split
 }
 
 // MaxFinalBytes bounds the memory the final states kept in Result.Finals
@@ -337,6 +344,9 @@ type explorer struct {
 	// codpor-ob then keep E's order in their reversals (see reverse).
 	blocking bool
 	events   uint64 // events stepped, for their ids
+	// worker is the explorer's part of an exploration split among workers
+	// (nil: none; see split.go).
+	worker *worker
 }
 
 func newExplorer(m *interp.Machine, opts Options) *explorer {
@@ -386,15 +396,34 @@ func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(
 		return nil, err
 	}
 	info, _ := Lookup(opts.Algo)
+	if opts.Workers > 1 {
+		return exploreSplit(ctx, m, opts, info)
+	}
+	x, ended, err := newRun(ctx, m, opts, info, onLevel)
+	if err != nil {
+		return nil, err
+	}
+	if ended {
+		return x.res, nil
+	}
+	x.loop.explore(x, 0)
+	x.res.Elapsed = time.Since(x.start)
+	return x.res, nil
+}
+
+// newRun returns an explorer at the root of the program's exploration,
+// assembled for opts (valid) from the parts info names. ended: the initial state raised a runtime
+// error, recorded with its final state: there is nothing to explore.
+func newRun(ctx context.Context, m *interp.Machine, opts Options, info Info, onLevel func(x *explorer, depth int)) (x *explorer, ended bool, err error) {
 	st, rerr := m.Initial()
-	x := newExplorer(m, opts)
+	x = newExplorer(m, opts)
 	x.ctx, x.done = ctx, ctx.Done()
 	x.st, x.onLevel = st, onLevel
 	if opts.Progress != nil {
 		x.onLevel = recordEntries(onLevel)
 	}
 	if err := x.assemble(info); err != nil {
-		return nil, err
+		return x, false, err
 	}
 	for _, v := range st.Violations { // asserts or invariants that failed in init
 		v := v
@@ -403,7 +432,7 @@ func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(
 	if rerr != nil {
 		x.finding(Finding{Error: rerr}, func() interp.Schedule { return interp.Schedule{} })
 		x.final()
-		return x.res, nil
+		return x, true, nil
 	}
 	root := &level{}
 	for _, i := range st.EnabledProcs(nil) {
@@ -411,9 +440,7 @@ func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(
 	}
 	x.levels = []*level{root}
 	root.node = x.treeNode(-1, interp.Step{})
-	x.loop.explore(x, 0)
-	x.res.Elapsed = time.Since(x.start)
-	return x.res, nil
+	return x, false, nil
 }
 
 // setEnabled records that process i is enabled (on) or not from level on.
@@ -499,10 +526,16 @@ func (x *explorer) bounded() bool {
 		return true
 	}
 	o := x.opts
+	traces, states := x.res.Traces, x.res.States
+	if x.worker != nil {
+		traces, states = x.worker.counts(x)
+	}
 	switch {
-	case o.MaxTraces > 0 && x.res.Traces >= o.MaxTraces:
+	case x.worker != nil && x.worker.past():
+		x.stopped = true
+	case o.MaxTraces > 0 && traces >= o.MaxTraces:
 		x.cut("max traces")
-	case o.MaxStates > 0 && x.res.States >= o.MaxStates:
+	case o.MaxStates > 0 && states >= o.MaxStates:
 		x.cut("max states")
 	case len(x.seq) >= x.maxDepth:
 		x.cut(fmt.Sprintf("a sequence reached %d events", x.maxDepth))
@@ -539,6 +572,9 @@ func (x *explorer) outOfTime() bool {
 
 func (x *explorer) cut(why string) {
 	x.stopped, x.res.Cut, x.res.CutBy = true, true, why
+	if x.worker != nil {
+		x.worker.sh.stop(why)
+	}
 }
 
 // procIndex finds a process by id in the current state.
@@ -704,7 +740,15 @@ func (x *explorer) finding(f Finding, sched func() interp.Schedule) {
 	f.Schedule, f.Count = sched(), 1
 	x.sites[key] = len(x.res.Findings)
 	x.res.Findings = append(x.res.Findings, f)
-	if x.opts.StopOnViolation {
+	if x.worker != nil {
+		x.worker.findKey = append(x.worker.findKey, x.worker.key())
+	}
+	switch {
+	case x.opts.StopOnViolation && x.worker != nil:
+		// The other workers go on with what lies before it.
+		x.worker.sh.stopAt(x.worker.key())
+		x.stopped, x.res.Cut, x.res.CutBy = true, true, "violation"
+	case x.opts.StopOnViolation:
 		x.cut("violation")
 	}
 }
@@ -725,6 +769,9 @@ func (x *explorer) final() {
 		x.finalBytes += size
 		x.finals[h] = append(kept, c)
 		x.res.Finals = append(x.res.Finals, c)
+		if x.worker != nil {
+			x.worker.finalKey = append(x.worker.finalKey, x.worker.key())
+		}
 	} else {
 		x.finals[h] = append(kept, nil)
 	}

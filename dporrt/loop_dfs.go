@@ -7,6 +7,9 @@ import "github.com/icgen/icgen/interp"
 // algorithms are checked against, and is kept that simple: no dependency,
 // no races, no sleep sets.
 func (x *explorer) dfs(depth int) {
+	if x.splitTask(depth) {
+		return
+	}
 	f, complete := x.arrive(depth)
 	if complete {
 		return
