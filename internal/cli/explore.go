@@ -37,6 +37,7 @@ func newExploreCmd(e *env) *cobra.Command {
 		noOverflow   bool
 		dotPath      string
 		svgPath      string
+		jobs         int
 	)
 	names := dporrt.Names()
 	cmd := &cobra.Command{
@@ -94,6 +95,18 @@ SMT-LIB form and globals its expression's, each entry of the functions
 table the program's loop function of its name, the invariants the
 program's; otherwise explore refuses it (exit 2), naming each entry.
 
+Several cores: -j N splits a dfs exploration among N workers. The levels
+above a split depth are explored by every worker; the sequences that reach
+that depth are the tasks, each explored below by the first worker to claim
+it, and the result is the one-worker result in every count and schedule
+(the report says how the workers shared the tasks). The DPOR algorithms
+explore on one core: the races found below a level add to what the levels
+above explore, so their upper levels are not the same for every worker.
+With -j, --max-traces and --max-states are checked against the finished
+tasks and the worker's own, so a run may pass them by what the other
+workers' tasks under way add; --stop-on-violation reports the violation
+one worker stops at, the other counts being those of a cut run.
+
 Progress: on a terminal, stderr shows a line redrawn in place with the
 traces and states so far and their rates, and an estimate of the part of
 the exploration done and of the time left. The estimate comes from the
@@ -131,14 +144,18 @@ interrupted (nothing is written then).`,
   icgen explore --algo codpor --assume-no-overflow -D N=8 testdata/bench/fib.blk
   icgen explore --json testdata/prodcons.blk
   icgen explore --progress --algo sdpor -D N=7 testdata/bench/fib.blk 2> progress.log
-  icgen explore --algo cdpor --dot fig1.dot --svg fig1.svg testdata/fig1.blk`,
+  icgen explore --algo cdpor --dot fig1.dot --svg fig1.svg testdata/fig1.blk
+  icgen explore --algo dfs -j 2 -D N=5 testdata/bench/lastzero.blk`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// --timeout bounds the whole command: loading, synthesis of
 			// the ICs and exploration.
 			start := time.Now()
 			opts := dporrt.Options{Algo: dporrt.Algorithm(algo), MaxTraces: maxTraces, MaxStates: maxStates, StopOnViolation: stop,
-				ObserveFinal: observeFinal, WholeArrays: wholeArrays, AssumeNoOverflow: noOverflow}
+				ObserveFinal: observeFinal, WholeArrays: wholeArrays, AssumeNoOverflow: noOverflow, Workers: jobs}
+			if jobs == 0 {
+				opts.Workers = runtime.NumCPU()
+			}
 			d, err := dporrt.ParseDep(dep)
 			if err != nil {
 				return badInput("--dep %q: want locals or static", dep)
@@ -150,6 +167,9 @@ interrupted (nothing is written then).`,
 			}
 			if asJSON && (dotPath == "-" || svgPath == "-") {
 				return badInput("--json and --%s - both write to stdout: give the tree a file", map[bool]string{true: "dot", false: "svg"}[dotPath == "-"])
+			}
+			if opts.Workers > 1 && (dotPath != "" || svgPath != "") {
+				return badInput("-j %d with --%s: the execution tree is drawn on one core", opts.Workers, map[bool]string{true: "dot", false: "svg"}[dotPath != ""])
 			}
 			// The ICs are read later: a stand-in tells Validate one is given.
 			check := opts
@@ -269,6 +289,7 @@ interrupted (nothing is written then).`,
 	f.BoolVar(&observeFinal, "observe-final", false, "with observers: a virtual last event reads every global, so the final states are preserved too")
 	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout); see Output files")
 	f.StringVar(&svgPath, "svg", "", "write the explored execution tree as SVG to this file (needs Graphviz)")
+	f.IntVarP(&jobs, "jobs", "j", 1, "explore on this many cores (0: all), for "+strings.Join(dporrt.NamesWhere(func(a dporrt.Info) bool { return a.Parallel }), " and ")+"; see Several cores")
 	return cmd
 }
 
@@ -278,7 +299,7 @@ var errTimedOut = errors.New("timed out")
 // optionFlags names the flag of each option dporrt.Options.Validate
 // may refuse.
 var optionFlags = map[string]string{
-	"Algo": "--algo", "Dep": "--dep", "MaxTraces": "--max-traces", "MaxStates": "--max-states",
+	"Algo": "--algo", "Dep": "--dep", "Workers": "-j", "MaxTraces": "--max-traces", "MaxStates": "--max-states",
 	"Timeout": "--timeout", "ObserveFinal": "--observe-final",
 	"ICs": "--ics", "AssumeNoOverflow": "--assume-no-overflow",
 }
@@ -408,6 +429,9 @@ func writeExplore(e *env, l *loaded, m *interp.Machine, opts dporrt.Options, r *
 	default:
 		fmt.Fprintf(w, "  final states      %d (of the traces explored: observers preserve the violations, not every final state; see --observe-final)\n", r.FinalCount)
 	}
+	if sp := r.Split; sp != nil {
+		fmt.Fprintf(w, "  workers           %d: %d tasks at depth %d, taken %s\n", len(sp.Workers), sp.Tasks, sp.Depth, workerShares(sp))
+	}
 	fmt.Fprintf(w, "  time              %s\n", r.Elapsed.Round(time.Microsecond))
 	fmt.Fprintf(w, "  peak memory       %.1f MiB (resident set)\n", float64(peak)/(1<<20))
 	if r.Cut {
@@ -474,12 +498,14 @@ func exploreJSON(l *loaded, m *interp.Machine, opts dporrt.Options, r *dporrt.Re
 		// FinalsAll: the final states are all those dfs reaches (false
 		// with observers without --observe-final, with
 		// --assume-no-overflow, and when the run stopped early).
-		FinalsAll bool          `json:"final_states_all"`
-		Seconds   float64       `json:"seconds"`
-		MemoryMiB float64       `json:"memory_mib"`
-		Cut       string        `json:"stopped_early,omitempty"`
-		Findings  []findingJSON `json:"findings"`
-	}{File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Whole: wholeArrays(opts), NoOverflow: opts.AssumeNoOverflow, OverflowFree: overflowFree(m, opts), Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
+		FinalsAll bool    `json:"final_states_all"`
+		Seconds   float64 `json:"seconds"`
+		MemoryMiB float64 `json:"memory_mib"`
+		Cut       string  `json:"stopped_early,omitempty"`
+		// Split: how -j split the exploration; absent without it.
+		Split    *splitJSON    `json:"split,omitempty"`
+		Findings []findingJSON `json:"findings"`
+	}{Split: splitOf(r), File: l.path, Params: map[string]int64{}, Algo: string(opts.Algo), Dep: r.Dep.String(), Whole: wholeArrays(opts), NoOverflow: opts.AssumeNoOverflow, OverflowFree: overflowFree(m, opts), Traces: r.Traces, Blocked: r.Blocked, Covered: r.Covered, States: r.States,
 		MaxDnD: r.MaxDnD, Longest: r.Longest, Finals: r.FinalCount, FinalsAll: finalsPreserved(opts) && !opts.AssumeNoOverflow && !r.Cut, Seconds: r.Elapsed.Seconds(), MemoryMiB: float64(peak) / (1 << 20), Cut: r.CutBy, Findings: []findingJSON{}}
 	for _, p := range m.Prog.Params {
 		out.Params[p.Name] = m.Param(p)
@@ -579,4 +605,48 @@ func exploreLine(s dporrt.Stats) string {
 		eta = "~" + span(time.Duration(left))
 	}
 	return fmt.Sprintf("%s; %s%% done, ETA %s (estimate)", line, pct, eta)
+}
+
+// splitJSON is a split exploration in explore --json: the split depth, the
+// tasks met there, and per worker the tasks it took and the traces and
+// states below them.
+type splitJSON struct {
+	Depth   int          `json:"depth"`
+	Tasks   int          `json:"tasks"`
+	Workers []workerJSON `json:"workers"`
+}
+
+type workerJSON struct {
+	Tasks  int `json:"tasks"`
+	Traces int `json:"traces"`
+	States int `json:"states"`
+}
+
+func splitOf(r *dporrt.Result) *splitJSON {
+	if r.Split == nil {
+		return nil
+	}
+	out := &splitJSON{Depth: r.Split.Depth, Tasks: r.Split.Tasks}
+	for _, w := range r.Split.Workers {
+		out.Workers = append(out.Workers, workerJSON(w))
+	}
+	return out
+}
+
+// workerShares says how the workers shared the tasks: each one's tasks and
+// the part of the states below the split it explored.
+func workerShares(sp *dporrt.Split) string {
+	total := 0
+	for _, w := range sp.Workers {
+		total += w.States
+	}
+	parts := make([]string, len(sp.Workers))
+	for i, w := range sp.Workers {
+		share := 0.0
+		if total > 0 {
+			share = 100 * float64(w.States) / float64(total)
+		}
+		parts[i] = fmt.Sprintf("%d (%.0f%% of the states)", w.Tasks, share)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -24,6 +24,7 @@ var flagFloors = map[string]int64{
 	"audit/tries":         1,
 	"check/check-timeout": 1,
 	"check/tries":         1,
+	"explore/jobs":        0,
 	"explore/max-traces":  0,
 	"explore/max-states":  0,
 	"explore/timeout":     0,

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestExploreJobs: explore -j 2 reports what -j 1 reports, counts, final
+// states and findings with their schedules, and adds how the workers
+// shared the tasks.
+func TestExploreJobs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-D", "N=3", "../../testdata/bench/lastzero.blk"}, 0},
+		{[]string{"-D", "c=-1", "../../testdata/counter.blk"}, 1},
+		{[]string{"-D", "N=3", "../../testdata/bench/fib.blk"}, 0},
+	} {
+		runJSON := func(jobs string) map[string]any {
+			t.Helper()
+			out, errOut, code := icgen(append([]string{"explore", "--algo", "dfs", "--json", "-j", jobs}, c.args...)...)
+			if code != c.code {
+				t.Fatalf("%v -j %s: exit %d, want %d\n%s", c.args, jobs, code, c.code, errOut)
+			}
+			var v map[string]any
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatalf("%v -j %s: %v\n%s", c.args, jobs, err, out)
+			}
+			delete(v, "seconds")
+			delete(v, "memory_mib")
+			return v
+		}
+		one, two := runJSON("1"), runJSON("2")
+		split, ok := two["split"].(map[string]any)
+		if !ok {
+			t.Fatalf("%v -j 2: no split in %v", c.args, two)
+		}
+		if ws, _ := split["workers"].([]any); len(ws) != 2 {
+			t.Errorf("%v -j 2: split %v, want 2 workers", c.args, split)
+		}
+		if _, ok := one["split"]; ok {
+			t.Errorf("%v -j 1: a split reported", c.args)
+		}
+		delete(two, "split")
+		if !reflect.DeepEqual(one, two) {
+			t.Errorf("%v: -j 2 reports\n%v\nwhere -j 1 reports\n%v", c.args, two, one)
+		}
+	}
+}
