@@ -344,6 +344,10 @@ type explorer struct {
 	// codpor-ob then keep E's order in their reversals (see reverse).
 	blocking bool
 	events   uint64 // events stepped, for their ids
+	// spareEvents and spareLevels are events and levels a loop gave back
+	// (recycle) for step and enter to use again.
+	spareEvents []*event
+	spareLevels []*level
 	// worker is the explorer's part of an exploration split among workers
 	// (nil: none; see split.go).
 	worker *worker
@@ -484,7 +488,14 @@ func (x *explorer) enabledAt(i, k int) bool {
 // enabledness are recorded at it.
 func (x *explorer) enter(sleep []sleeper, ev *event, spawned []int) *level {
 	d := len(x.levels)
-	f := &level{sleep: sleep, node: -1, depth: d}
+	var f *level
+	if n := len(x.spareLevels); n > 0 {
+		f = x.spareLevels[n-1]
+		x.spareLevels = x.spareLevels[:n-1]
+		*f = level{sleep: sleep, node: -1, depth: d, changed: f.changed[:0]}
+	} else {
+		f = &level{sleep: sleep, node: -1, depth: d}
+	}
 	for _, sl := range sleep {
 		if sl.byState {
 			f.dnd++
@@ -519,6 +530,17 @@ func (x *explorer) leave() {
 	x.dropSnap(f)
 	x.dndSum -= f.dnd
 	x.levels = x.levels[:d]
+}
+
+// recycle gives back an event and the level it led to (nil: none), for
+// step and enter to use again. Only a loop that keeps no reference to
+// either once it has left them (dfs: no races, sleep sets or wakeup
+// trees) recycles them.
+func (x *explorer) recycle(ev *event, f *level) {
+	x.spareEvents = append(x.spareEvents, ev)
+	if f != nil {
+		x.spareLevels = append(x.spareLevels, f)
+	}
 }
 
 func (x *explorer) bounded() bool {
@@ -598,7 +620,14 @@ func (x *explorer) step(pid interp.PID, record bool) (*event, []int) {
 	x.st.StepInto(i, &x.scratch)
 	e := &x.scratch
 	x.events++
-	ev := &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre, id: x.events}
+	var ev *event
+	if n := len(x.spareEvents); n > 0 {
+		ev = x.spareEvents[n-1]
+		x.spareEvents = x.spareEvents[:n-1]
+		*ev = event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre, id: x.events, spawn: ev.spawn[:0]}
+	} else {
+		ev = &event{proc: i, pid: pid, block: e.Block, mark: mark, err: e.Err, pre: pre, id: x.events}
+	}
 	ev.reads, ev.writes = reads, writes
 	if x.opts.Dep == Locals && e.Err == nil && len(writes) > 0 {
 		x.restrictWrites(ev, e.Writes)

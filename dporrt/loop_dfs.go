@@ -27,16 +27,18 @@ func (x *explorer) dfs(depth int) {
 		pid := n.pid
 		f.cursor = pid
 		ev, spawned, node := x.take(f, pid)
+		var child *level
 		if ev.err != nil {
 			x.errorEnd(node, ev)
 		} else {
-			child := x.enter(nil, ev, spawned)
+			child = x.enter(nil, ev, spawned)
 			child.node = node
 			x.dfs(depth + 1)
 			x.leave()
 		}
 		x.st.Undo(ev.mark)
 		x.seq = x.seq[:len(x.seq)-1]
+		x.recycle(ev, child)
 		if x.stopped {
 			return
 		}
