@@ -418,9 +418,10 @@ func (s *State) Equal(t *State) bool {
 }
 
 // liveSorted returns the live processes sorted by their key (proc index,
-// point index, live local values...).
+// point index, live local values...): nil, allocating nothing, when none
+// is live (a final state where every process ended).
 func (s *State) liveSorted() []*Process {
-	live := make([]*Process, 0, len(s.Procs))
+	var live []*Process
 	for _, p := range s.Procs {
 		if !p.Done {
 			live = append(live, p)
