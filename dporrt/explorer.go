@@ -416,8 +416,9 @@ func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(
 }
 
 // newRun returns an explorer at the root of the program's exploration,
-// assembled for opts (valid) from the parts info names. ended: the initial state raised a runtime
-// error, recorded with its final state: there is nothing to explore.
+// assembled for opts (valid) from the parts info names. ended: the
+// initial state raised a runtime error, recorded with its final state:
+// there is nothing to explore.
 func newRun(ctx context.Context, m *interp.Machine, opts Options, info Info, onLevel func(x *explorer, depth int)) (x *explorer, ended bool, err error) {
 	st, rerr := m.Initial()
 	x = newExplorer(m, opts)
