@@ -236,14 +236,8 @@ func (x *explorer) splitTask(depth int) bool {
 	x.loop.explore(x, depth)
 	s.inside = false
 	d := x.res.Stats
-	d.Traces -= s.before.Traces
-	d.Blocked -= s.before.Blocked
-	d.States -= s.before.States
-	d.Covered -= s.before.Covered
-	s.own.Traces += d.Traces
-	s.own.Blocked += d.Blocked
-	s.own.States += d.States
-	s.own.Covered += d.Covered
+	addCounts(&d, s.before, -1)
+	addCounts(&s.own, d, 1)
 	s.sh.traces.Add(int64(d.Traces))
 	s.sh.states.Add(int64(d.States))
 	for len(s.ownFind) < len(x.res.Findings) {
@@ -377,6 +371,15 @@ func splitDepth(ctx context.Context, m *interp.Machine, opts Options, info Info,
 	return best, nil, false, nil
 }
 
+// addCounts adds sign times b's traces, blocked traces, states and
+// covered stops to a's.
+func addCounts(a *Stats, b Stats, sign int) {
+	a.Traces += sign * b.Traces
+	a.Blocked += sign * b.Blocked
+	a.States += sign * b.States
+	a.Covered += sign * b.Covered
+}
+
 // mergeSplit puts the workers' results together: the upper tree's counts
 // once (worker 0's), every worker's tasks, the findings by site with the
 // first occurrence one worker would meet, and the distinct final states in
@@ -385,16 +388,9 @@ func mergeSplit(ws []*explorer, opts Options) *Result {
 	res := &Result{Dep: opts.Dep}
 	w0 := ws[0]
 	res.Stats = w0.res.Stats
-	res.Traces -= w0.worker.own.Traces
-	res.Blocked -= w0.worker.own.Blocked
-	res.States -= w0.worker.own.States
-	res.Covered -= w0.worker.own.Covered
+	addCounts(&res.Stats, w0.worker.own, -1)
 	for _, x := range ws {
-		o := x.worker.own
-		res.Traces += o.Traces
-		res.Blocked += o.Blocked
-		res.States += o.States
-		res.Covered += o.Covered
+		addCounts(&res.Stats, x.worker.own, 1)
 		res.Longest = max(res.Longest, x.res.Longest)
 		res.MaxDnD = max(res.MaxDnD, x.res.MaxDnD)
 		res.Cut = res.Cut || x.res.Cut
