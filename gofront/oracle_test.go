@@ -424,8 +424,8 @@ func TestOracle(t *testing.T) {
 		t.Skip("no go command")
 	}
 	per := testsize.Count("ICGEN_GO_ORACLE_SAMPLES", 8, 40)
-	dirs := map[string]string{"maps": filepath.Join("testdata", "maps")}
-	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps"} {
+	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "parallel": filepath.Join("testdata", "parallel")}
+	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "parallel"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join("..", "examples", "go", name)
