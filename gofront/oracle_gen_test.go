@@ -22,7 +22,8 @@ import (
 // modelled, and for every conditional or independent pair, both orders
 // run as real Go code from sampled states where a constraint and the
 // overflow guard hold end alike; for exact pairs, states outside every
-// constraint show a difference. ICGEN_GO_ORACLE_PACKAGES sets the number
+// constraint (where the interpreter runs neither order into an int64
+// overflow) show a difference. ICGEN_GO_ORACLE_PACKAGES sets the number
 // of packages (seeds 1 to N; 3 under -short, 12 otherwise),
 // ICGEN_GO_ORACLE_SEED runs one seed alone, ICGEN_GO_ORACLE_SAMPLES the
 // states per pair. A failure prints the seed and the package.
