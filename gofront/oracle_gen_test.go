@@ -24,9 +24,10 @@ import (
 // overflow guard hold end alike; for exact pairs, states outside every
 // constraint (where the interpreter runs neither order into an int64
 // overflow) show a difference. ICGEN_GO_ORACLE_PACKAGES sets the number
-// of packages (seeds 1 to N; 3 under -short, 12 otherwise),
-// ICGEN_GO_ORACLE_SEED runs one seed alone, ICGEN_GO_ORACLE_SAMPLES the
-// states per pair. A failure prints the seed and the package.
+// of packages (seeds 1 to N; 3 under -short, 12 otherwise; ICGEN_SOAK_FROM
+// starts them elsewhere than 1), ICGEN_GO_ORACLE_SEED runs one seed
+// alone, ICGEN_GO_ORACLE_SAMPLES the states per pair. A failure prints
+// the seed and the package.
 func TestOracleGenerated(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -34,7 +35,7 @@ func TestOracleGenerated(t *testing.T) {
 	t.Parallel()
 	t0 := time.Now()
 	per := testsize.Count("ICGEN_GO_ORACLE_SAMPLES", 8, 40)
-	first, last := 1, testsize.Count("ICGEN_GO_ORACLE_PACKAGES", 3, 12)
+	first, last := testsize.Count("ICGEN_SOAK_FROM", 1, 1), testsize.Count("ICGEN_GO_ORACLE_PACKAGES", 3, 12)
 	if s := testsize.Count("ICGEN_GO_ORACLE_SEED", 0, 0); s > 0 {
 		first, last = s, s
 	}
