@@ -36,7 +36,9 @@
 // wrapped ones; int64 values next to the edges and division by -1;
 // narrow types that wrap on ++, -- and conversion; a local assigned and
 // used as an index in the same parallel assignment; a return, break or
-// continue inside a loop (a break in a switch leaving the switch only); a
+// continue (labelled at times) first or last in half the loops' bodies
+// and anywhere in the others (a break in a switch leaving the switch
+// only); a
 // delete followed by len; a helper that writes the fields, called on its
 // own; results read.
 //

@@ -586,6 +586,13 @@ func (g *gen) decl() []string {
 	return []string{l.name + " := " + e}
 }
 
+// declInt declares an int local.
+func (g *gen) declInt() []string {
+	e := g.expr(tInt, 1)
+	l := g.declare(tInt, false)
+	return []string{l.name + " := " + e}
+}
+
 func (g *gen) ifStmt(depth int) []string {
 	out := []string{"if " + g.cond(2) + " {"}
 	out = append(out, g.sub(1+g.r.IntN(2), depth-1)...)
@@ -646,7 +653,7 @@ func (g *gen) switchStmt(depth int) []string {
 func (g *gen) loop(depth int) []string {
 	g.loops++
 	label := ""
-	if g.r.IntN(3) == 0 {
+	if g.r.IntN(2) == 0 {
 		label = fmt.Sprintf("L%d", g.nlocal+1)
 	}
 	g.labels = append(g.labels, label)
@@ -688,6 +695,20 @@ func (g *gen) loop(depth int) []string {
 		defer func() { g.ranging = "" }()
 	}
 	body := g.sub(1+g.r.IntN(3), depth-1, vars...)
+	if g.r.IntN(2) == 0 {
+		// A break, continue or return first or last in the body.
+		var jump []string
+		if g.r.IntN(3) == 0 {
+			jump = indent([]string{"if " + g.cond(1) + " {", "\t" + g.ret(), "}"})
+		} else {
+			jump = indent(g.jump())
+		}
+		if g.r.IntN(2) == 0 {
+			body = append(jump, body...)
+		} else {
+			body = append(body, jump...)
+		}
+	}
 	out := []string{}
 	if label != "" && g.used[label] {
 		out = append(out, label+":")
@@ -816,13 +837,15 @@ func (g *gen) parallel() []string {
 			if a.ofE || g.o.prefix+a.name == g.ranging {
 				continue
 			}
+			var out []string
 			ls := g.locals(tInt, true)
 			if len(ls) == 0 {
-				break
+				out = g.declInt()
+				ls = g.locals(tInt, true)
 			}
 			l := ls[g.r.IntN(len(ls))]
 			l.used = true
-			return []string{fmt.Sprintf("%s, %s%s[%s] = %s, %s", l.name, g.o.prefix, a.name, l.name, g.expr(tInt, 1), g.expr(a.elem, 1))}
+			return append(out, fmt.Sprintf("%s, %s%s[%s] = %s, %s", l.name, g.o.prefix, a.name, l.name, g.expr(tInt, 1), g.expr(a.elem, 1)))
 		}
 	}
 	lv, t := g.anyLvalue()
