@@ -131,6 +131,13 @@ func sampleMaps(r *rand.Rand, p *gofront.Package, s *state) {
 		for _, sv := range parts[k] {
 			size = max(size, sv.Size)
 		}
+		if size == 0 {
+			// Only len(m) or m == nil are state: keys are still present.
+			size = 256
+			if parts[k][0].Map.KeyBool {
+				size = 2
+			}
+		}
 		isNil := r.IntN(6) == 0
 		present := map[int64]bool{}
 		if !isNil {
