@@ -18,14 +18,16 @@ TESTTIMEOUT ?= 30m
 # generated programs (ICGEN_SOAK), each with MUTANTS cut-down versions
 # (ICGEN_MUTANTS), SHAPES programs of the waiting shapes (ICGEN_SHAPES),
 # MUTATE mutants of each kind of each regression program (ICGEN_MUTATE),
-# and the soundness sampler at SAMPLES random states a constraint
-# (ICGEN_SOUNDNESS_SAMPLES); ICGEN_SOAK_FROM, set in the environment,
-# starts the seeds elsewhere than 1.
+# the soundness sampler at SAMPLES random states a constraint
+# (ICGEN_SOUNDNESS_SAMPLES), and the Go oracle over GOPACKAGES generated
+# packages (ICGEN_GO_ORACLE_PACKAGES); ICGEN_SOAK_FROM, set in the
+# environment, starts the seeds elsewhere than 1.
 SOAK ?= 1000
 MUTANTS ?= 1
 SHAPES ?= 5000
 MUTATE ?= 10
 SAMPLES ?= 10000
+GOPACKAGES ?= 200
 SOAKTIMEOUT ?= 4h
 
 .PHONY: all deps build demo test test-full soak golden fuzz fuzz-smoke bench bench-quick clean
@@ -79,7 +81,7 @@ test-full: deps
 
 soak: deps
 	ICGEN_SOAK=$(SOAK) ICGEN_MUTANTS=$(MUTANTS) ICGEN_SHAPES=$(SHAPES) ICGEN_MUTATE=$(MUTATE) \
-		ICGEN_SOUNDNESS_SAMPLES=$(SAMPLES) \
+		ICGEN_SOUNDNESS_SAMPLES=$(SAMPLES) ICGEN_GO_ORACLE_PACKAGES=$(GOPACKAGES) \
 		$(GO) test -count=1 -timeout $(SOAKTIMEOUT) ./...
 
 # golden rewrites the golden files of behaviour (synth/testdata: what every

@@ -39,6 +39,7 @@ var layers = map[string][]string{
 	"internal/golden":   {},
 	"internal/testsize": {},
 	"internal/progen":   {},
+	"internal/gogen":    {},
 	// Test helpers.
 	"internal/testprog":  {"lang"},
 	"internal/trunctest": {"lang", "internal/z3"},

@@ -117,6 +117,9 @@ func (c *fnCtx) pure(e ast.Expr) bool {
 
 // expr lowers a scalar expression.
 func (c *fnCtx) expr(e ast.Expr) frag {
+	if f, ok := c.pinned[e]; ok {
+		return f
+	}
 	top := c.topCall
 	c.topCall = nil
 	tv, known := c.info().Types[e]

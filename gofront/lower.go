@@ -59,6 +59,9 @@ type fnCtx struct {
 	globals  map[*global]bool
 	calls    map[*fnInfo]bool
 	helperOf string // in a helper: its name, for messages
+	// pinned holds the values of the index operands on the left of a
+	// parallel assignment, read before any of its assignments.
+	pinned map[ast.Expr]frag
 }
 
 func (c *fnCtx) info() *types.Info { return c.tp.info }
@@ -370,7 +373,11 @@ func (c *fnCtx) assign(s *ast.AssignStmt) {
 		vals = append(vals, c.valuesOf(r, t, single && c.simpleTarget(s.Lhs[i])))
 	}
 	if !single {
-		// Go evaluates every right-hand side before it assigns any.
+		// Go evaluates the index operands on the left and every
+		// right-hand side before it assigns any: x, a[x] = 1, 2 sets the
+		// element of x's old value.
+		c.pinIndices(s.Pos(), s.Lhs)
+		defer func() { c.pinned = nil }()
 		for i, v := range vals {
 			ls, _ := leavesOf(c.info().TypeOf(s.Rhs[i]))
 			for k, f := range v {
@@ -404,6 +411,37 @@ func (c *fnCtx) assign(s *ast.AssignStmt) {
 			}
 		}
 		c.store(s.Pos(), l, vals[i])
+	}
+}
+
+// pinIndices stores the index operands of the places in lhs that are
+// not constants in temporaries, which lowering the places reads instead.
+func (c *fnCtx) pinIndices(pos token.Pos, lhs []ast.Expr) {
+	if c.pinned == nil {
+		c.pinned = map[ast.Expr]frag{}
+	}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		ix, ok := n.(*ast.IndexExpr)
+		if !ok {
+			return true
+		}
+		ast.Inspect(ix.X, visit)
+		if c.info().Types[ix.Index].Value != nil {
+			return false
+		}
+		sc, reason := scalarOf(c.info().TypeOf(ix.Index))
+		if reason != "" {
+			c.fail(ix.Index.Pos(), "%s", reason)
+		}
+		v := c.expr(ix.Index)
+		n1 := c.tmp()
+		c.line(pos, sc.blkType(), " ", n1, " = ", v, ";")
+		c.pinned[ix.Index] = fr(n1)
+		return false
+	}
+	for _, l := range lhs {
+		ast.Inspect(l, visit)
 	}
 }
 

@@ -261,7 +261,7 @@ func linearRel(e *Expr) *Expr {
 		}
 	}
 	// Positivity reads better as t > 0 than as t >= 1 (the papers' nr > 0).
-	if op == ">=" && len(rhs) == 1 && rhs[0].Op == "int" && *rhs[0].Value == 1 {
+	if op == ">=" && len(rhs) == 1 && rhs[0].Op == "int" && rhs[0].Value != nil && *rhs[0].Value == 1 {
 		return &Expr{Op: ">", Args: []*Expr{sum(lhs), Int(0)}}
 	}
 	return &Expr{Op: op, Args: []*Expr{sum(lhs), sum(rhs)}}
