@@ -50,7 +50,8 @@ answer marks them too. A plain "proven" holds at int64 as it stands.
 
 Also checked: that each constraint's text, SMT-LIB form and globals are
 those of its expression (a runtime evaluates the expression, and reads the
-globals for uniformity); that each entry of the functions table is the
+globals for uniformity), and its go text, for Go code, the expression's
+rendering in Go (a file of a .blk program has none); that each entry of the functions table is the
 program's function of its name, with the same kind, proc, line, col, out
 and ins (a runtime evaluates a function by running the loop its entry
 names, while Z3 proves the constraints of the loop its name names); that
@@ -84,7 +85,7 @@ unreadable or stale IC file), 3 internal failure.`,
 			defer stop()
 			aopts := audit.Options{Tries: tries, CheckTimeout: checkTO}
 			if l.go_ != nil {
-				aopts.Text = l.go_.GoText
+				aopts.Text, aopts.GoText = l.go_.GoText, l.go_.GoText
 			}
 			var rep *audit.FileReport
 			if icsPath == "" {

@@ -194,3 +194,70 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
 }
+
+// TestGoCheckGoText: icgen check --ics refuses an IC file of Go code
+// whose go text is not its expression's rendering, and a file of a .blk
+// program that has a go text, naming the constraint and both texts.
+func TestGoCheckGoText(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "examples", "go", "bank")
+	out := filepath.Join(t.TempDir(), "bank.ic.json")
+	if _, errOut, code := icgen("synth", "-q", "-o", out, dir); code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const orig, tampered = `"go": "a.frozen && amt > 0"`, `"go": "!a.frozen && amt > 0"`
+	if !strings.Contains(string(data), orig) {
+		t.Fatalf("the IC file has no %s", orig)
+	}
+	if err := os.WriteFile(out, []byte(strings.Replace(string(data), orig, tampered, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, errOut, code := icgen("check", "--ics", out, dir)
+	for _, want := range []string{
+		`inconsistent: its Go text "!a.frozen && amt > 0" is not its expression's, "a.frozen && amt > 0"`,
+		", 1 inconsistent",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s%s", want, stdout, errOut)
+		}
+	}
+	if code != ExitFindings {
+		t.Errorf("exit %d, want %d", code, ExitFindings)
+	}
+
+	blk := filepath.Join(t.TempDir(), "fig1.ic.json")
+	fig1 := filepath.Join("..", "..", "testdata", "fig1.blk")
+	if _, errOut, code := icgen("synth", "-q", "-o", blk, fig1); code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, errOut)
+	}
+	data, err = os.ReadFile(blk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ic.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := false
+	for i := range f.Pairs {
+		if len(f.Pairs[i].Constraints) > 0 && !added {
+			f.Pairs[i].Constraints[0].Go = "x > 0"
+			added = true
+		}
+	}
+	b, err := ic.Marshal(f)
+	if err != nil || !added {
+		t.Fatal(err, added)
+	}
+	if err := os.WriteFile(blk, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, code = icgen("check", "--ics", blk, fig1)
+	if want := `inconsistent: it has a Go text, "x > 0", but its program is not Go code`; code != ExitFindings || !strings.Contains(stdout, want) {
+		t.Errorf("a .blk program's file with a go text: exit %d, no %q in:\n%s", code, want, stdout)
+	}
+}
