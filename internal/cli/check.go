@@ -23,7 +23,8 @@ func newCheckCmd(e *env) *cobra.Command {
 		Use:   "check FILE [--ics ICFILE]",
 		Short: "Prove the commute declarations of a program, or re-prove an IC file",
 		Long: `Without --ics, prove every commute declaration of the program
-(commute a, b when (C); see docs/language.md): C must imply that a and b
+(commute a, b when (C); see docs/language.md; in Go code, comments
+//icgen:commute A B when COND, see docs/go.md): C must imply that a and b
 commute, under the program's invariants. With --ics, check an IC file,
 written by hand, by another tool or by icgen synth, against its program:
 every constraint C of every pair (a, b) is proven again with Z3
@@ -72,6 +73,7 @@ Exit codes: 0 every constraint proven and every check passed, 1 a constraint
 is unsound, unknown or invalid, or another check failed, 2 bad input (an
 unreadable or stale IC file), 3 internal failure.`,
 		Example: `  icgen check testdata/counter.blk        # its commute declarations
+  icgen check ./examples/go/bank          # the //icgen:commute declarations of a Go package
   icgen synth testdata/fig1.blk && icgen check testdata/fig1.blk --ics testdata/fig1.ic.json
   icgen check --ics handwritten.ic.json --json testdata/fib.blk
   icgen check -D N=3 --ics fib.ic.json testdata/fib.blk   # witnesses run with N=3`,
@@ -89,10 +91,17 @@ unreadable or stale IC file), 3 internal failure.`,
 			}
 			var rep *audit.FileReport
 			if icsPath == "" {
-				if len(l.prog.Commutes) == 0 {
+				n := len(l.prog.Commutes)
+				if l.go_ != nil {
+					n = len(l.go_.Commutes)
+				}
+				if n == 0 {
 					return badInput("%s declares no commute and --ics was not given: nothing to check (see icgen check --help)", l.path)
 				}
 				rep, err = await(ctx, func() (*audit.FileReport, error) { return audit.CheckDeclared(ctx, m, aopts) })
+				if err == nil {
+					goDeclared(l, rep)
+				}
 			} else {
 				var f *ic.File
 				if f, err = readICs(l, icsPath); err != nil {
@@ -145,7 +154,11 @@ func verdictText(r audit.Result) string {
 // writeResult renders the check of one claim; proven ones in one line.
 func writeResult(w io.Writer, l *loaded, r audit.Result, color bool) {
 	if r.Claim.Pos.Line > 0 {
-		fmt.Fprint(w, l.caret(r.Claim.Pos, fmt.Sprintf("%s: %s", claimTitle(l, r), verdictText(r))))
+		msg := fmt.Sprintf("%s: %s", claimTitle(l, r), verdictText(r))
+		if r.Reason != "" {
+			msg += ": " + r.Reason
+		}
+		fmt.Fprint(w, l.caret(r.Claim.Pos, msg))
 	} else {
 		fmt.Fprintf(w, "%s: %s", claimTitle(l, r), verdictText(r))
 		if r.Reason != "" {
