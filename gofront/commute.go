@@ -8,6 +8,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -172,9 +173,62 @@ func (b *builder) commute(prog *lang.Program, srcs []*blockSrc, tp *typedPkg, c 
 		decl.Cond = cond
 	}
 	if cm.Unknown == "" {
+		if r := b.paramRanges(prog, pair, cm.Pos); r != nil {
+			if decl.Cond == nil {
+				decl.Cond = r
+			} else {
+				decl.Cond = &lang.BinaryExpr{At: cm.Pos, Op: lang.OpAnd, X: decl.Cond, Y: r}
+			}
+		}
 		cm.Decl = decl
 	}
 	return cm, nil
+}
+
+// paramRanges is what Go knows of both calls' arguments and the IR does
+// not (a parameter of the IR is any integer): each parameter of a narrow
+// type that its block reads lies in its type's range. A declaration's
+// condition holds in the states Go can be in; with these conjuncts, the
+// proof is over exactly those values of the arguments. nil when there is
+// none.
+func (b *builder) paramRanges(prog *lang.Program, pair [2]*blockSrc, p lang.Pos) lang.Expr {
+	var out lang.Expr
+	and := func(x lang.Expr) {
+		if out == nil {
+			out = x
+		} else {
+			out = &lang.BinaryExpr{At: p, Op: lang.OpAnd, X: out, Y: x}
+		}
+	}
+	for i, bs := range pair {
+		pr := prog.Proc(bs.bl.ID)
+		if pr == nil {
+			continue
+		}
+		k := 0
+		for _, f := range bs.decl.Type.Params.List {
+			for _, n := range f.Names {
+				if k >= len(pr.Params) {
+					break
+				}
+				v := pr.Params[k]
+				k++
+				obj := bs.tp.info.Defs[n]
+				if obj == nil {
+					continue
+				}
+				sc, reason := scalarOf(obj.Type())
+				if reason != "" || !sc.narrow() || !slices.Contains(pr.Blocks[0].Point.Live, v) {
+					continue
+				}
+				lo, hi := sc.bounds()
+				ref := &lang.VarRef{At: p, Var: v, Second: i == 1}
+				and(&lang.BinaryExpr{At: p, Op: lang.OpLe, X: &lang.IntLit{At: p, Val: lo}, Y: ref})
+				and(&lang.BinaryExpr{At: p, Op: lang.OpLe, X: ref, Y: &lang.IntLit{At: p, Val: hi}})
+			}
+		}
+	}
+	return out
 }
 
 // commuteBlock resolves a block named in a declaration: by its id (with
@@ -221,11 +275,12 @@ type condCtx struct {
 	// recvs maps the variables that stand for the receivers to their
 	// types; params the variables of both calls' parameters to the IR's
 	// (second says the second call's).
-	recvs   map[types.Object]*types.TypeName
-	params  map[types.Object]*lang.Var
-	second  map[types.Object]bool
-	blocks  map[types.Object]*lang.Block
-	wrapped map[lang.Expr]bool
+	recvs  map[types.Object]*types.TypeName
+	params map[types.Object]*lang.Var
+	second map[types.Object]bool
+	blocks map[types.Object]*lang.Block
+	// wrapped maps the wraps the condition made to what they wrap.
+	wrapped map[lang.Expr]lang.Expr
 }
 
 // condErr is a problem of the condition, raised where it is found.
@@ -267,7 +322,7 @@ func (c *condCtx) check(prog *lang.Program, pair [2]*blockSrc, text string, lowe
 	}()
 	scope := types.NewScope(c.tp.pkg.Scope(), token.Pos(c.tf.Base()), token.Pos(c.tf.Base()+c.tf.Size()+1), "commute condition")
 	c.recvs, c.params, c.second, c.blocks = map[types.Object]*types.TypeName{}, map[types.Object]*lang.Var{}, map[types.Object]bool{}, map[types.Object]*lang.Block{}
-	c.wrapped = map[lang.Expr]bool{}
+	c.wrapped = map[lang.Expr]lang.Expr{}
 	declare := func(obj types.Object, what string) {
 		if scope.Insert(obj) != nil {
 			c.fail(errCommuteName(position(c.b.fset, c.decl), obj.Name(), what))
@@ -397,7 +452,7 @@ func (c *condCtx) wrap(p lang.Pos, x lang.Expr, sc scalar) lang.Expr {
 	} else {
 		out = c.bin(p, lang.OpMod, c.bin(p, lang.OpAdd, c.bin(p, lang.OpMod, x, c.lit(p, m)), c.lit(p, m)), c.lit(p, m))
 	}
-	c.wrapped[out] = true
+	c.wrapped[out] = x
 	return out
 }
 
@@ -666,11 +721,16 @@ func (c *condCtx) keyIndex(m ast.Expr, base cplace, k ast.Expr) lang.Expr {
 	}
 	ksc := c.scalar(k)
 	v := c.expr(k)
-	if !c.wrapped[v] {
-		v = c.wrap(p, v, ksc)
-	}
 	if mi.keyMin != 0 {
-		v = c.bin(p, lang.OpAdd, v, c.lit(p, -mi.keyMin))
+		// The wrapped signed key less the minimum is the unsigned wrap of
+		// the key less the minimum: ((k + 128) % 256 + 256) % 256.
+		if x, ok := c.wrapped[v]; ok {
+			v = x
+		}
+		return c.wrap(p, c.bin(p, lang.OpAdd, v, c.lit(p, -mi.keyMin)), scalar{bits: ksc.bits})
+	}
+	if _, ok := c.wrapped[v]; !ok {
+		v = c.wrap(p, v, ksc)
 	}
 	return v
 }
