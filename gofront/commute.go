@@ -356,7 +356,7 @@ func (c *condCtx) check(prog *lang.Program, pair [2]*blockSrc, text string, lowe
 				if k < len(bs.bl.Params) {
 					name = bs.bl.Params[k].Name
 				}
-				if obj == nil || n.Name == "_" || pr == nil || k >= len(pr.Params) {
+				if obj == nil || n.Name == "_" {
 					k++
 					continue
 				}
@@ -366,7 +366,11 @@ func (c *condCtx) check(prog *lang.Program, pair [2]*blockSrc, text string, lowe
 					what = "a parameter of the second call of " + bs.bl.ID
 				}
 				v := types.NewVar(token.NoPos, c.tp.pkg, name, obj.Type())
-				c.params[v], c.second[v], c.blocks[v] = pr.Params[k], i == 1, pr.Blocks[0]
+				// A block found not modelled before it was lowered has
+				// no IR parameters: its condition is only type-checked.
+				if pr != nil && k < len(pr.Params) {
+					c.params[v], c.second[v], c.blocks[v] = pr.Params[k], i == 1, pr.Blocks[0]
+				}
 				declare(v, what)
 				k++
 			}

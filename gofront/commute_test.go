@@ -15,7 +15,7 @@ import (
 )
 
 // commuteHead is a package for declarations: the one under test goes on
-// line 35.
+// line 36.
 const commuteHead = `package p
 
 import "sync"
@@ -44,6 +44,7 @@ func (t *T) Drop(k uint8)       { t.mu.Lock(); defer t.mu.Unlock(); delete(t.m, 
 func (t *T) Set(k, unused int)  { t.mu.Lock(); defer t.mu.Unlock(); t.n = k }
 func (t *T) Keys() []int        { t.mu.Lock(); defer t.mu.Unlock(); return nil }
 func (t *T) Inc(k int8)         { t.mu.Lock(); defer t.mu.Unlock(); t.s[k]++ }
+func (t *T) Early(k int)        { t.mu.Lock(); if k > 0 { return }; t.mu.Unlock() }
 
 type U struct { mu sync.Mutex; n int }
 
@@ -56,7 +57,7 @@ func (u *U) Sub(t int) { u.mu.Lock(); defer u.mu.Unlock(); u.n -= t }
 // with the suffix 2) and lowered to the IR's commute conditions (want
 // "A, B: COND" as the IR prints it, "A, B: unknown" for a block that is
 // not modelled); the problems are errors at the construct ("line:col:
-// message"; the declaration is on line 35).
+// message"; the declaration is on line 36).
 func TestCommuteDecl(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, decl, want string }{
@@ -73,30 +74,31 @@ func TestCommuteDecl(t *testing.T) {
 		{"ranges alone", "Inc Put", "T.Inc, T.Put: ((((-128 <= k) && (k <= 127)) && (0 <= k')) && (k' <= 255))"},
 		{"array of structs", "Use Use when !t.es[i].used && t.es[i2].key == -1", "T.Use, T.Use: (!(t.es.used[i] != 0) && (t.es.key[i'] == -1))"},
 		{"not modelled", "Keys Use when t.n > 0", "T.Keys, T.Use: unknown"},
+		{"not modelled before lowering", "Early Early when k > k2", "T.Early, T.Early: unknown"},
 
-		{"one block", "Add", "35:1: //icgen:commute needs two blocks: //icgen:commute A B [when COND]"},
-		{"no when", "T.Add Use if i > 0", `35:27: expected "when" after the two blocks, found "if"`},
-		{"no condition", "T.Add Use when", `35:27: "when" needs a condition`},
-		{"unknown block", "T.Add Nope", "35:23: no atomic block Nope in package p (its blocks: T.Add, T.Put, T.Use, T.Drop, T.Set, T.Keys, T.Inc, U.Add, U.Sub)"},
-		{"ambiguous", "Add Use", "35:17: Add names several blocks (T.Add, U.Add): write Type.Method"},
-		{"syntax", "T.Add Use when i >", "35:35: expected operand, found 'EOF'"},
-		{"undefined", "T.Add Use when t.n > y", "35:38: undefined: y"},
-		{"second call's name", "T.Add Use when k2 > 0", "35:32: undefined: k2"},
-		{"type error", "T.Add Use when t.n + true", "35:32: invalid operation: t.n + true (mismatched types int and untyped bool)"},
-		{"not bool", "T.Add Use when t.n + 1", "35:32: the condition is of type int, not bool"},
-		{"bitwise", "T.Add Use when t.n&1 == 0", "35:35: the operator & is not supported in a commute condition: bitwise operations and shifts are not modelled"},
-		{"call", "T.Add Use when min(t.n, 0) == 0", "35:32: the call min(t.n, 0) is not supported in a commute condition: a condition reads conversions, len of a map and has(m, k), and calls no other function"},
-		{"not state", "T.Add Use when t.free > 0", "35:32: t.free is not state that a modelled block reads or writes"},
-		{"mutex", "T.Add Use when t.mu == t.mu", "35:32: t.mu is not supported in a commute condition: values of type sync.Mutex are not modelled"},
-		{"parameter not read", "Set Set when unused > 0", "35:30: parameter unused of T.Set is not read by the block (a commute condition reads only the parameters its blocks read)"},
-		{"name clash", "U.Sub T.Add when t > 0", "35:1: t would name both a parameter of U.Sub and another variable of the condition"},
-		{"not modelled, still checked", "Keys Use when y", "35:31: undefined: y"},
+		{"one block", "Add", "36:1: //icgen:commute needs two blocks: //icgen:commute A B [when COND]"},
+		{"no when", "T.Add Use if i > 0", `36:27: expected "when" after the two blocks, found "if"`},
+		{"no condition", "T.Add Use when", `36:27: "when" needs a condition`},
+		{"unknown block", "T.Add Nope", "36:23: no atomic block Nope in package p (its blocks: T.Add, T.Put, T.Use, T.Drop, T.Set, T.Keys, T.Inc, T.Early, U.Add, U.Sub)"},
+		{"ambiguous", "Add Use", "36:17: Add names several blocks (T.Add, U.Add): write Type.Method"},
+		{"syntax", "T.Add Use when i >", "36:35: expected operand, found 'EOF'"},
+		{"undefined", "T.Add Use when t.n > y", "36:38: undefined: y"},
+		{"second call's name", "T.Add Use when k2 > 0", "36:32: undefined: k2"},
+		{"type error", "T.Add Use when t.n + true", "36:32: invalid operation: t.n + true (mismatched types int and untyped bool)"},
+		{"not bool", "T.Add Use when t.n + 1", "36:32: the condition is of type int, not bool"},
+		{"bitwise", "T.Add Use when t.n&1 == 0", "36:35: the operator & is not supported in a commute condition: bitwise operations and shifts are not modelled"},
+		{"call", "T.Add Use when min(t.n, 0) == 0", "36:32: the call min(t.n, 0) is not supported in a commute condition: a condition reads conversions, len of a map and has(m, k), and calls no other function"},
+		{"not state", "T.Add Use when t.free > 0", "36:32: t.free is not state that a modelled block reads or writes"},
+		{"mutex", "T.Add Use when t.mu == t.mu", "36:32: t.mu is not supported in a commute condition: values of type sync.Mutex are not modelled"},
+		{"parameter not read", "Set Set when unused > 0", "36:30: parameter unused of T.Set is not read by the block (a commute condition reads only the parameters its blocks read)"},
+		{"name clash", "U.Sub T.Add when t > 0", "36:1: t would name both a parameter of U.Sub and another variable of the condition"},
+		{"not modelled, still checked", "Keys Use when y", "36:31: undefined: y"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			src := commuteHead + "\n//icgen:commute " + tc.decl + "\n"
-			if n := strings.Count(src[:len(src)-1], "\n") + 1; n != 35 {
+			if n := strings.Count(src[:len(src)-1], "\n") + 1; n != 36 {
 				t.Fatalf("the declaration is on line %d", n)
 			}
 			if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
