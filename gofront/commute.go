@@ -69,7 +69,9 @@ func errCommuteNotState(p lang.Pos, x string) *lang.Error {
 func errCommuteNotLive(p lang.Pos, name, block string) *lang.Error {
 	return &lang.Error{Pos: p, Msg: fmt.Sprintf("parameter %s of %s is not read by the block (a commute condition reads only the parameters its blocks read)", name, block)}
 }
-func errCommuteType(p lang.Pos, msg string) *lang.Error {
+
+// errCommuteGo is a message of the Go parser or type checker.
+func errCommuteGo(p lang.Pos, msg string) *lang.Error {
 	return &lang.Error{Pos: p, Msg: msg}
 }
 
@@ -306,9 +308,9 @@ func (c *condCtx) check(prog *lang.Program, pair [2]*blockSrc, text string, lowe
 		if l, ok := perr.(scanner.ErrorList); ok && len(l) > 0 {
 			list = l
 		} else {
-			return nil, errCommuteType(position(c.b.fset, c.pos), perr.Error())
+			return nil, errCommuteGo(position(c.b.fset, c.pos), perr.Error())
 		}
-		return nil, errCommuteType(position(c.b.fset, c.pos+token.Pos(list[0].Pos.Offset)), list[0].Msg)
+		return nil, errCommuteGo(position(c.b.fset, c.pos+token.Pos(list[0].Pos.Offset)), list[0].Msg)
 	}
 	c.tf = c.b.fset.File(expr.Pos())
 	defer func() {
@@ -320,6 +322,10 @@ func (c *condCtx) check(prog *lang.Program, pair [2]*blockSrc, text string, lowe
 			e, err = nil, ce.err
 		}
 	}()
+	// The condition's scope is a child of the package's that spans the
+	// positions of the condition's own file (the parser gave it one):
+	// types.CheckExpr at the condition's position finds it, and no
+	// position of the package's files falls in it.
 	scope := types.NewScope(c.tp.pkg.Scope(), token.Pos(c.tf.Base()), token.Pos(c.tf.Base()+c.tf.Size()+1), "commute condition")
 	c.recvs, c.params, c.second, c.blocks = map[types.Object]*types.TypeName{}, map[types.Object]*lang.Var{}, map[types.Object]bool{}, map[types.Object]*lang.Block{}
 	c.wrapped = map[lang.Expr]lang.Expr{}
@@ -383,9 +389,9 @@ func (c *condCtx) check(prog *lang.Program, pair [2]*blockSrc, text string, lowe
 	}
 	if err := types.CheckExpr(c.b.fset, c.tp.pkg, expr.Pos(), expr, c.info); err != nil {
 		if te, ok := err.(types.Error); ok {
-			c.fail(errCommuteType(c.at(te.Pos), te.Msg))
+			c.fail(errCommuteGo(c.at(te.Pos), te.Msg))
 		}
-		c.fail(errCommuteType(c.at(expr.Pos()), err.Error()))
+		c.fail(errCommuteGo(c.at(expr.Pos()), err.Error()))
 	}
 	if t := c.info.TypeOf(expr); t == nil || !isBool(t) {
 		c.fail(errCommuteNotBool(c.at(expr.Pos()), t))
