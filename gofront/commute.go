@@ -27,6 +27,7 @@ const commuteDirective = "//icgen:commute"
 type Commute struct {
 	Pos     lang.Pos // of the comment
 	Text    string   // the declaration as written: "//icgen:commute ..."
+	Cond    string   // its condition as written ("true" without one)
 	A, B    string   // block ids
 	Decl    *lang.Commute
 	Unknown string
@@ -158,7 +159,10 @@ func (b *builder) commute(prog *lang.Program, srcs []*blockSrc, tp *typedPkg, c 
 		}
 		pair[i] = bs
 	}
-	cm.A, cm.B = pair[0].bl.ID, pair[1].bl.ID
+	cm.A, cm.B, cm.Cond = pair[0].bl.ID, pair[1].bl.ID, "true"
+	if condOff > 0 {
+		cm.Cond = strings.TrimSpace(c.Text[condOff:])
+	}
 	for _, bs := range pair {
 		if bs.err != nil {
 			cm.Unknown = fmt.Sprintf("block %s is not modelled: %s: %s", bs.bl.ID, position(b.fset, bs.err.pos), bs.err.msg)

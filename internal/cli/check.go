@@ -136,8 +136,11 @@ unreadable or stale IC file), 3 internal failure.`,
 func claimTitle(l *loaded, r audit.Result) string {
 	cl := r.Claim
 	text := "?"
-	if cl.Expr != nil {
+	switch {
+	case cl.Expr != nil:
 		text = l.exprText(cl.Expr)
+	case cl.Text != "":
+		text = cl.Text
 	}
 	return fmt.Sprintf("I%s: %s", pairTitle(cl.A, cl.B), text)
 }

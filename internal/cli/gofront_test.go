@@ -327,7 +327,7 @@ func (a *Account) Keys() []int {
 		"witness: the orders end in different states (ret2)",
 		"from a.balance = ",
 		"amt2 = ",
-		"acct.go:35:1: I(Account.Keys, Account.Deposit'): ?: unknown: block Account.Keys is not modelled: ",
+		"acct.go:35:1: I(Account.Keys, Account.Deposit'): true: unknown: block Account.Keys is not modelled: ",
 		"acct.go:27:26: result: values of type []int are not modelled",
 		"3 constraints: 1 proven (1 where no_overflow holds), 1 unsound, 1 unknown, 0 invalid",
 	} {

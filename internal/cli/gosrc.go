@@ -83,7 +83,7 @@ func goDeclared(l *loaded, rep *audit.FileReport) {
 	for _, c := range l.go_.Commutes {
 		if c.Decl == nil {
 			rep.Constraints = append(rep.Constraints, audit.Result{
-				Claim:   audit.Claim{A: c.A, B: c.B, Source: "declared: " + c.Text, Pos: c.Pos},
+				Claim:   audit.Claim{A: c.A, B: c.B, Source: "declared: " + c.Text, Pos: c.Pos, Text: c.Cond},
 				Verdict: audit.Undecided, Reason: c.Unknown})
 		}
 	}
