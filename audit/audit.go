@@ -26,6 +26,11 @@ type Options struct {
 	// an element, a local of either process, given as such a term); the
 	// Go front end's names them as Go code does.
 	Text func(*ic.Expr) string
+	// GoText, for a program made from Go code, renders a constraint in Go
+	// syntax (gofront's Package.GoText): an IC file's go field must be
+	// that rendering of its expression (CheckFile). nil: the program is
+	// not Go code, and a constraint has no go field.
+	GoText func(*ic.Expr) string
 	// Progress, when set, is called after each pair is classified (stage
 	// "classifying") and after each pair's witness search ("witnesses"),
 	// from one goroutine at a time.

@@ -26,6 +26,9 @@ type Claim struct {
 	// program's source.
 	Source string
 	Pos    lang.Pos
+	// Text, for a claim without Expr, is how its source writes the
+	// condition (a declaration over a block that is not modelled).
+	Text string
 	// Mismatch, when set, says the claim's written forms disagree with
 	// Expr (an IC file's text or SMT-LIB form): a finding even when Expr
 	// is proven.

@@ -96,6 +96,24 @@ func formsMismatch(c ic.Constraint) string {
 	return ""
 }
 
+// goMismatch says how a constraint's go field is not the Go rendering of
+// its expression (goText, nil when the program is not Go code); "" when
+// it is, or when the field is absent. The go field is for people (a
+// runtime evaluates the expression), so it is checked as text and SMT-LIB
+// are: it must be what its expression renders as, nothing else, even
+// something equivalent.
+func goMismatch(c ic.Constraint, goText func(*ic.Expr) string) string {
+	switch {
+	case c.Go == "":
+		return ""
+	case goText == nil:
+		return fmt.Sprintf("it has a Go text, %q, but its program is not Go code", c.Go)
+	case c.Go != goText(c.Expr):
+		return fmt.Sprintf("its Go text %q is not its expression's, %q", c.Go, goText(c.Expr))
+	}
+	return ""
+}
+
 // Mismatch is an entry of an IC file that does not say what its program,
 // or its own expression, says.
 type Mismatch struct {
@@ -196,12 +214,21 @@ func sameExpr(a, b *ic.Expr) bool {
 func (c *Checker) CheckFile(ctx context.Context, f *ic.File) (*FileReport, error) {
 	rep := &FileReport{Mismatches: programMismatches(c.m.Prog, f)}
 	claims := FileClaims(f)
+	k := 0
+	for _, p := range f.Pairs {
+		for _, con := range p.Constraints {
+			if claims[k].Mismatch == "" {
+				claims[k].Mismatch = goMismatch(con, c.opts.GoText)
+			}
+			k++
+		}
+	}
 	res, err := c.Check(ctx, claims)
 	if err != nil {
 		return nil, err
 	}
 	rep.Constraints = res
-	k := 0
+	k = 0
 	for _, p := range f.Pairs {
 		var proven []*ic.Expr
 		var ks []int

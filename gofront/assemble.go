@@ -156,8 +156,12 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 	for _, g := range b.globals {
 		byName[g.blk] = g
 	}
+	b.vars = map[*global]*lang.Var{}
 	for _, v := range prog.Globals {
 		g := byName[v.Name]
+		if g != nil {
+			b.vars[g] = v
+		}
 		if d, ok := byBlk[v.Name]; ok {
 			v.Name = d
 		}

@@ -37,6 +37,8 @@ func IsGo(path string) bool {
 // and lowers them to one program. Problems of the input (a file that does
 // not parse or type-check, a pattern that matches nothing) are returned as
 // an ErrorList; error means the tool failed (an unreadable directory).
+// With errors, the Package returned, when not nil, holds only the files
+// read (Files), for excerpts.
 func Load(pattern string) (*Package, lang.ErrorList, error) {
 	return load(pattern, false)
 }
@@ -82,6 +84,10 @@ func load(pattern string, allAtomic bool) (*Package, lang.ErrorList, error) {
 	}
 	p, errs := build1(pattern, fset, pkgs, allAtomic)
 	if len(errs) > 0 {
+		if p != nil {
+			// The files, for excerpts of the errors (in declarations).
+			return &Package{Pattern: pattern, Name: p.Name, Files: p.Files}, errs, nil
+		}
 		return nil, errs, nil
 	}
 	return p, nil, nil

@@ -27,7 +27,9 @@ type Package struct {
 	// State is the shared state as the program holds it, one entry per
 	// global of the program, in its order.
 	State []StateVar
-	_     struct{}
+	// Commutes are the //icgen:commute declarations, in file order.
+	Commutes []Commute
+	_        struct{}
 }
 
 // StateVar is a global of the program: a scalar part of the shared state
@@ -168,6 +170,7 @@ type builder struct {
 	state       []StateVar
 	allAtomic   bool
 	maps        map[string]*mapInfo
+	vars        map[*global]*lang.Var // the program's global of each used global, made by finish
 }
 
 func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic bool) (*Package, lang.ErrorList) {
@@ -241,6 +244,10 @@ func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic boo
 	b.finish(prog, srcs, marks, irFile, pattern)
 	out.Prog = prog
 	out.State = b.state
+	out.Commutes, errs = b.commutes(prog, srcs)
+	if len(errs) > 0 {
+		return out, errs
+	}
 	return out, nil
 }
 

@@ -354,6 +354,10 @@ type Commute struct {
 	Pos   Pos
 	A, B  *Block
 	Cond  Expr
+	// Src, when set, is the declaration as its source writes it, for a
+	// program made from other input than a .blk file (a Go comment);
+	// CommuteString renders it.
+	Src string
 }
 
 // Program is a checked and lowered program.

@@ -58,8 +58,12 @@ func FormatIR(p *Program) string {
 	return b.String()
 }
 
-// CommuteString renders a commute declaration: "commute p, q when (z <= -1)".
+// CommuteString renders a commute declaration: "commute p, q when (z <= -1)",
+// or its Src when set.
 func CommuteString(cm *Commute) string {
+	if cm.Src != "" {
+		return cm.Src
+	}
 	s := "commute " + cm.A.ID + ", " + cm.B.ID
 	if cm.Cond != nil {
 		c := ExprString(cm.Cond)

@@ -23,7 +23,8 @@ func newCheckCmd(e *env) *cobra.Command {
 		Use:   "check FILE [--ics ICFILE]",
 		Short: "Prove the commute declarations of a program, or re-prove an IC file",
 		Long: `Without --ics, prove every commute declaration of the program
-(commute a, b when (C); see docs/language.md): C must imply that a and b
+(commute a, b when (C); see docs/language.md; in Go code, comments
+//icgen:commute A B when COND, see docs/go.md): C must imply that a and b
 commute, under the program's invariants. With --ics, check an IC file,
 written by hand, by another tool or by icgen synth, against its program:
 every constraint C of every pair (a, b) is proven again with Z3
@@ -50,7 +51,8 @@ answer marks them too. A plain "proven" holds at int64 as it stands.
 
 Also checked: that each constraint's text, SMT-LIB form and globals are
 those of its expression (a runtime evaluates the expression, and reads the
-globals for uniformity); that each entry of the functions table is the
+globals for uniformity), and its go text, for Go code, the expression's
+rendering in Go (a file of a .blk program has none); that each entry of the functions table is the
 program's function of its name, with the same kind, proc, line, col, out
 and ins (a runtime evaluates a function by running the loop its entry
 names, while Z3 proves the constraints of the loop its name names); that
@@ -71,6 +73,7 @@ Exit codes: 0 every constraint proven and every check passed, 1 a constraint
 is unsound, unknown or invalid, or another check failed, 2 bad input (an
 unreadable or stale IC file), 3 internal failure.`,
 		Example: `  icgen check testdata/counter.blk        # its commute declarations
+  icgen check ./examples/go/bank          # the //icgen:commute declarations of a Go package
   icgen synth testdata/fig1.blk && icgen check testdata/fig1.blk --ics testdata/fig1.ic.json
   icgen check --ics handwritten.ic.json --json testdata/fib.blk
   icgen check -D N=3 --ics fib.ic.json testdata/fib.blk   # witnesses run with N=3`,
@@ -84,14 +87,21 @@ unreadable or stale IC file), 3 internal failure.`,
 			defer stop()
 			aopts := audit.Options{Tries: tries, CheckTimeout: checkTO}
 			if l.go_ != nil {
-				aopts.Text = l.go_.GoText
+				aopts.Text, aopts.GoText = l.go_.GoText, l.go_.GoText
 			}
 			var rep *audit.FileReport
 			if icsPath == "" {
-				if len(l.prog.Commutes) == 0 {
+				n := len(l.prog.Commutes)
+				if l.go_ != nil {
+					n = len(l.go_.Commutes)
+				}
+				if n == 0 {
 					return badInput("%s declares no commute and --ics was not given: nothing to check (see icgen check --help)", l.path)
 				}
 				rep, err = await(ctx, func() (*audit.FileReport, error) { return audit.CheckDeclared(ctx, m, aopts) })
+				if err == nil {
+					goDeclared(l, rep)
+				}
 			} else {
 				var f *ic.File
 				if f, err = readICs(l, icsPath); err != nil {
@@ -126,8 +136,11 @@ unreadable or stale IC file), 3 internal failure.`,
 func claimTitle(l *loaded, r audit.Result) string {
 	cl := r.Claim
 	text := "?"
-	if cl.Expr != nil {
+	switch {
+	case cl.Expr != nil:
 		text = l.exprText(cl.Expr)
+	case cl.Text != "":
+		text = cl.Text
 	}
 	return fmt.Sprintf("I%s: %s", pairTitle(cl.A, cl.B), text)
 }
@@ -144,7 +157,11 @@ func verdictText(r audit.Result) string {
 // writeResult renders the check of one claim; proven ones in one line.
 func writeResult(w io.Writer, l *loaded, r audit.Result, color bool) {
 	if r.Claim.Pos.Line > 0 {
-		fmt.Fprint(w, l.caret(r.Claim.Pos, fmt.Sprintf("%s: %s", claimTitle(l, r), verdictText(r))))
+		msg := fmt.Sprintf("%s: %s", claimTitle(l, r), verdictText(r))
+		if r.Reason != "" {
+			msg += ": " + r.Reason
+		}
+		fmt.Fprint(w, l.caret(r.Claim.Pos, msg))
 	} else {
 		fmt.Fprintf(w, "%s: %s", claimTitle(l, r), verdictText(r))
 		if r.Reason != "" {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -193,4 +194,188 @@ func TestGoCheckOwnFile(t *testing.T) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// TestGoCheckGoText: icgen check --ics refuses an IC file of Go code
+// whose go text is not its expression's rendering, and a file of a .blk
+// program that has a go text, naming the constraint and both texts.
+func TestGoCheckGoText(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "examples", "go", "bank")
+	out := filepath.Join(t.TempDir(), "bank.ic.json")
+	if _, errOut, code := icgen("synth", "-q", "-o", out, dir); code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const orig, tampered = `"go": "a.frozen && amt > 0"`, `"go": "!a.frozen && amt > 0"`
+	if !strings.Contains(string(data), orig) {
+		t.Fatalf("the IC file has no %s", orig)
+	}
+	if err := os.WriteFile(out, []byte(strings.Replace(string(data), orig, tampered, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, errOut, code := icgen("check", "--ics", out, dir)
+	for _, want := range []string{
+		`inconsistent: its Go text "!a.frozen && amt > 0" is not its expression's, "a.frozen && amt > 0"`,
+		", 1 inconsistent",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s%s", want, stdout, errOut)
+		}
+	}
+	if code != ExitFindings {
+		t.Errorf("exit %d, want %d", code, ExitFindings)
+	}
+
+	blk := filepath.Join(t.TempDir(), "fig1.ic.json")
+	fig1 := filepath.Join("..", "..", "testdata", "fig1.blk")
+	if _, errOut, code := icgen("synth", "-q", "-o", blk, fig1); code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, errOut)
+	}
+	data, err = os.ReadFile(blk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ic.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := false
+	for i := range f.Pairs {
+		if len(f.Pairs[i].Constraints) > 0 && !added {
+			f.Pairs[i].Constraints[0].Go = "x > 0"
+			added = true
+		}
+	}
+	b, err := ic.Marshal(f)
+	if err != nil || !added {
+		t.Fatal(err, added)
+	}
+	if err := os.WriteFile(blk, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, code = icgen("check", "--ics", blk, fig1)
+	if want := `inconsistent: it has a Go text, "x > 0", but its program is not Go code`; code != ExitFindings || !strings.Contains(stdout, want) {
+		t.Errorf("a .blk program's file with a go text: exit %d, no %q in:\n%s", code, want, stdout)
+	}
+}
+
+// TestGoDeclared: icgen check proves the //icgen:commute declarations of
+// Go code as it proves a .blk program's: proven, unsound with a witness
+// in Go terms (fields and both calls' arguments), unknown when a block is
+// not modelled; a constraint synth writes, pasted back as a declaration,
+// is proven; a bad declaration is an error at the construct, with its
+// line and a caret (exit 2).
+func TestGoDeclared(t *testing.T) {
+	t.Parallel()
+	out, errOut, code := icgen("check", filepath.Join("..", "..", "examples", "go", "bank"))
+	if code != ExitOK || !strings.Contains(out, "bank.go:27:1: I(Account.Deposit, Account.Withdraw'): amt > 0 && a.balance + a.limit >= amt2: proven where no_overflow holds\n    //icgen:commute Deposit Withdraw") {
+		t.Errorf("bank: exit %d\n%s%s", code, out, errOut)
+	}
+
+	const src = `package acct
+
+import "sync"
+
+type Account struct {
+	mu      sync.Mutex
+	balance int64
+	frozen  bool
+}
+
+func (a *Account) Deposit(amt int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.balance += amt
+}
+
+func (a *Account) Withdraw(amt int64) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.frozen || a.balance < amt {
+		return false
+	}
+	a.balance -= amt
+	return true
+}
+
+func (a *Account) Keys() []int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return nil
+}
+`
+	write := func(decls string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "acct.go"), []byte(src+decls), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	dir := write(`
+//icgen:commute Deposit Deposit
+//icgen:commute Withdraw Deposit when a.balance >= amt
+//icgen:commute Keys Deposit
+`)
+	out, errOut, code = icgen("check", dir)
+	for _, want := range []string{
+		"acct.go:33:1: I(Account.Deposit, Account.Deposit'): true: proven where no_overflow holds\n",
+		"acct.go:34:1: I(Account.Deposit, Account.Withdraw'): a.balance >= amt2: unsound\n    //icgen:commute Withdraw Deposit when a.balance >= amt\n    ^\n",
+		"witness: the orders end in different states (ret2)",
+		"from a.balance = ",
+		"amt2 = ",
+		"acct.go:35:1: I(Account.Keys, Account.Deposit'): true: unknown: block Account.Keys is not modelled: ",
+		"acct.go:27:26: result: values of type []int are not modelled",
+		"3 constraints: 1 proven (1 where no_overflow holds), 1 unsound, 1 unknown, 0 invalid",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check: no %q in:\n%s%s", want, out, errOut)
+		}
+	}
+	if code != ExitFindings {
+		t.Errorf("check: exit %d, want %d", code, ExitFindings)
+	}
+	out, _, _ = icgen("check", "--json", dir)
+	for _, want := range []string{`"source": "declared: //icgen:commute Withdraw Deposit when a.balance >= amt"`, `"name": "amt2"`, `"name": "a.balance"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check --json: no %q in:\n%s", want, out)
+		}
+	}
+
+	// What synth writes reads back as a declaration, and is proven.
+	out, errOut, code = icgen("synth", "--format", "text", "-q", "-o", "-", write(""))
+	var pasted []string
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, "I(Account.Withdraw, Account.Withdraw') = {"); ok {
+			cs, _, _ := strings.Cut(rest, "}")
+			for _, c := range strings.Split(cs, ", ") {
+				pasted = append(pasted, "//icgen:commute Withdraw Withdraw when "+c+"\n")
+			}
+		}
+	}
+	if code != ExitOK || len(pasted) == 0 {
+		t.Fatalf("synth: exit %d, no constraint of (Withdraw, Withdraw):\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = icgen("check", write("\n"+strings.Join(pasted, "")))
+	if n := len(pasted); code != ExitOK || !strings.Contains(out, fmt.Sprintf("%d constraint%s: %d proven", n, plural(n), n)) {
+		t.Errorf("pasted %q: exit %d\n%s%s", pasted, code, out, errOut)
+	}
+
+	// Errors: located, with the line and a caret; bad input.
+	_, errOut, code = icgen("check", write("\n//icgen:commute Deposit Nope\n//icgen:commute Deposit Withdraw when a.balance > amt3\n"))
+	for _, want := range []string{
+		"acct.go:33:25: no atomic block Nope in package acct (its blocks: Account.Deposit, Account.Withdraw, Account.Keys)\n    //icgen:commute Deposit Nope\n    " + strings.Repeat(" ", 24) + "^\n",
+		"acct.go:34:51: undefined: amt3\n    //icgen:commute Deposit Withdraw when a.balance > amt3\n    " + strings.Repeat(" ", 50) + "^\n",
+		"2 errors",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("errors: no %q in:\n%s", want, errOut)
+		}
+	}
+	if code != ExitBadInput {
+		t.Errorf("errors: exit %d, want %d", code, ExitBadInput)
+	}
 }

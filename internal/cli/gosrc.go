@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/icgen/icgen/audit"
@@ -70,6 +71,29 @@ func goPairs(l *loaded, f *ic.File) {
 		}
 		*pr = ic.Pair{A: pr.A, B: pr.B, Status: ic.Unknown, Reason: reason, Constraints: []ic.Constraint{}}
 	}
+}
+
+// goDeclared adds to the check of a Go package's declarations those
+// that name a block that is not modelled: unknown, with the block's
+// located reason. The results stay in the declarations' order.
+func goDeclared(l *loaded, rep *audit.FileReport) {
+	if l.go_ == nil {
+		return
+	}
+	for _, c := range l.go_.Commutes {
+		if c.Decl == nil {
+			rep.Constraints = append(rep.Constraints, audit.Result{
+				Claim:   audit.Claim{A: c.A, B: c.B, Source: "declared: " + c.Text, Pos: c.Pos, Text: c.Cond},
+				Verdict: audit.Undecided, Reason: c.Unknown})
+		}
+	}
+	sort.SliceStable(rep.Constraints, func(i, j int) bool {
+		p, q := rep.Constraints[i].Claim.Pos, rep.Constraints[j].Claim.Pos
+		if p.File != q.File {
+			return p.File < q.File
+		}
+		return p.Offset < q.Offset
+	})
 }
 
 // goReport does for an audit what goPairs does for an IC file, and

@@ -22,6 +22,10 @@ func (a *Account) Deposit(amt int64) {
 	a.balance += amt
 }
 
+// A deposit and a withdrawal that the balance covers commute: icgen
+// check proves the declaration.
+//icgen:commute Deposit Withdraw when amt > 0 && a.balance+a.limit >= amt2
+
 // Withdraw takes amt from the balance if the account allows it, and
 // reports whether it did.
 func (a *Account) Withdraw(amt int64) bool {
