@@ -8,7 +8,6 @@ import (
 
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
-	"github.com/icgen/icgen/uf"
 )
 
 // Formula is F(a,b): the states where running a then b and b then a are
@@ -210,7 +209,7 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 		}
 	}
 	if spawnInexact {
-		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(uf.MaxExact)+" of one proc, or spawned inside a loop)")
+		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(MaxExactSpawns)+" of one proc, or spawned inside a loop)")
 	}
 	t := pathTerms{f: ts.Or(disj...), assume: ts.True, swapped: ts.Or(swapped...)}
 	var guards []*ts.Term
@@ -303,7 +302,7 @@ func sameOutcome(ti, tj *ts.Transition, syms *ts.Symbols, swap bool) (*ts.Term, 
 			eqs = append(eqs, ts.Binary(lang.OpEq, as.Value, tj.Locals[other(e)][k].Value))
 		}
 	}
-	sp, exact := uf.Spawns(ti.Spawns, tj.Spawns)
+	sp, exact := pathSpawnsEqual(ti.Spawns, tj.Spawns)
 	eqs = append(eqs, sp)
 	return ts.And(eqs...), exact
 }

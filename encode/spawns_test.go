@@ -1,4 +1,4 @@
-package uf
+package encode
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/icgen/icgen/ts"
 )
 
-func TestSpawns(t *testing.T) {
+func TestPathSpawnsEqual(t *testing.T) {
 	t.Parallel()
 	src := `
 proc p(int a, int b) { int c = a; }
@@ -44,23 +44,23 @@ proc r(int e) { yield; assert(e > 0); }
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f, exact := Spawns(tc.s1, tc.s2)
+			f, exact := pathSpawnsEqual(tc.s1, tc.s2)
 			if f.Key() != tc.want || exact != tc.exact {
-				t.Errorf("Spawns = %s (exact %v), want %s (exact %v)", f.Key(), exact, tc.want, tc.exact)
+				t.Errorf("pathSpawnsEqual = %s (exact %v), want %s (exact %v)", f.Key(), exact, tc.want, tc.exact)
 			}
 		})
 	}
-	// More than MaxExact spawns of one proc: AC-normalized syntax, not exact.
+	// More than MaxExactSpawns spawns of one proc: AC-normalized syntax, not exact.
 	var many1, many2 []ts.Spawn
-	for i := 0; i <= MaxExact; i++ {
+	for i := 0; i <= MaxExactSpawns; i++ {
 		many1 = append(many1, sp(r, sum(x, ts.Int(int64(i)))))
 		many2 = append([]ts.Spawn{sp(r, sum(ts.Int(int64(i)), x))}, many2...)
 	}
-	if f, exact := Spawns(many1, many2); !f.IsTrue() || exact {
+	if f, exact := pathSpawnsEqual(many1, many2); !f.IsTrue() || exact {
 		t.Errorf("large AC-equal multisets: %s exact %v, want true, not exact", f, exact)
 	}
 	many2[0] = sp(r, y)
-	if f, exact := Spawns(many1, many2); !f.IsFalse() || exact {
+	if f, exact := pathSpawnsEqual(many1, many2); !f.IsFalse() || exact {
 		t.Errorf("large different multisets: %s exact %v, want false, not exact", f, exact)
 	}
 }
@@ -71,15 +71,15 @@ func TestNormalize(t *testing.T) {
 	b := ts.SymTerm(&ts.Sym{Name: "b"})
 	c := ts.SymTerm(&ts.Sym{Name: "c"})
 	add := func(x, y *ts.Term) *ts.Term { return ts.Binary(lang.OpAdd, x, y) }
-	l := Normalize(add(add(c, a), b))
-	r := Normalize(add(a, add(b, c)))
+	l := normalize(add(add(c, a), b))
+	r := normalize(add(a, add(b, c)))
 	if l.Key() != r.Key() {
 		t.Errorf("(c + a) + b and a + (b + c) normalize to %s and %s", l, r)
 	}
-	if Normalize(ts.Binary(lang.OpEq, b, a)).Key() != Normalize(ts.Binary(lang.OpEq, a, b)).Key() {
+	if normalize(ts.Binary(lang.OpEq, b, a)).Key() != normalize(ts.Binary(lang.OpEq, a, b)).Key() {
 		t.Error("== is not normalized")
 	}
-	if Normalize(ts.Binary(lang.OpSub, a, b)).Key() == Normalize(ts.Binary(lang.OpSub, b, a)).Key() {
+	if normalize(ts.Binary(lang.OpSub, a, b)).Key() == normalize(ts.Binary(lang.OpSub, b, a)).Key() {
 		t.Error("- treated as commutative")
 	}
 }
