@@ -152,7 +152,7 @@ func permutations(n int, f func(perm []int)) {
 // pathSpawnsEqual returns a formula that implies the spawns of two paths
 // are equal multisets modulo process naming, and whether it is also
 // implied by it (exact).
-func pathSpawnsEqual(s1, s2 []ts.Spawn) (f *ts.Term, exact bool) {
+func pathSpawnsEqual(s1, s2 []treeSpawn) (f *ts.Term, exact bool) {
 	g1, g2 := groupSpawns(s1), groupSpawns(s2)
 	if len(g1) != len(g2) {
 		return ts.False, true
@@ -185,8 +185,8 @@ func pathSpawnsEqual(s1, s2 []ts.Spawn) (f *ts.Term, exact bool) {
 
 // groupSpawns collects spawns by proc (opaque loop spawns under their own
 // key).
-func groupSpawns(ss []ts.Spawn) map[string][]ts.Spawn {
-	out := map[string][]ts.Spawn{}
+func groupSpawns(ss []treeSpawn) map[string][]treeSpawn {
+	out := map[string][]treeSpawn{}
 	for _, s := range ss {
 		key := "<loop>"
 		if s.Proc != nil {
@@ -199,7 +199,7 @@ func groupSpawns(ss []ts.Spawn) map[string][]ts.Spawn {
 
 // liveArgs returns the argument terms of a spawn that matter for state
 // equality: the parameters live at the proc's entry.
-func liveArgs(s ts.Spawn) []*ts.Term {
+func liveArgs(s treeSpawn) []*ts.Term {
 	live := map[*lang.Var]bool{}
 	for _, v := range s.Proc.Points[0].Live {
 		live[v] = true
@@ -214,7 +214,7 @@ func liveArgs(s ts.Spawn) []*ts.Term {
 }
 
 // pathBijections is bijections over the spawns of two paths.
-func pathBijections(xs, ys []ts.Spawn) *ts.Term {
+func pathBijections(xs, ys []treeSpawn) *ts.Term {
 	var alts []*ts.Term
 	permutations(len(xs), func(perm []int) {
 		var eqs []*ts.Term
@@ -229,12 +229,12 @@ func pathBijections(xs, ys []ts.Spawn) *ts.Term {
 	return ts.Or(alts...)
 }
 
-func sameKeys(xs, ys []ts.Spawn) bool {
-	return slices.Equal(spawnKeys(xs, func(s ts.Spawn) string { return s.Key() }), spawnKeys(ys, func(s ts.Spawn) string { return s.Key() }))
+func sameKeys(xs, ys []treeSpawn) bool {
+	return slices.Equal(spawnKeys(xs, func(s treeSpawn) string { return s.Key() }), spawnKeys(ys, func(s treeSpawn) string { return s.Key() }))
 }
 
-func sameNormalized(xs, ys []ts.Spawn) bool {
-	norm := func(s ts.Spawn) string {
+func sameNormalized(xs, ys []treeSpawn) bool {
+	norm := func(s treeSpawn) string {
 		args := liveArgs(s)
 		ks := make([]string, len(args))
 		for i, a := range args {
@@ -245,7 +245,7 @@ func sameNormalized(xs, ys []ts.Spawn) bool {
 	return slices.Equal(spawnKeys(xs, norm), spawnKeys(ys, norm))
 }
 
-func spawnKeys(ss []ts.Spawn, f func(ts.Spawn) string) []string {
+func spawnKeys(ss []treeSpawn, f func(treeSpawn) string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		out[i] = f(s)
