@@ -11,7 +11,7 @@ import (
 
 // layers lists, for every package of the module, the packages of the
 // module its code may import (its tests may import more). The pipeline
-// runs one way, lang <- ts <- uf <- encode <- allsat <- synth, with ic (the
+// runs one way, lang <- ts <- encode <- allsat <- synth, with ic (the
 // IC file model) beside it; the runtime (interp, the interpreter, and
 // dporrt, the explorers over it) imports lang and ic only, so it builds
 // without cgo; audit and the command tree sit on top. A new package
@@ -19,9 +19,8 @@ import (
 var layers = map[string][]string{
 	"lang":   {},
 	"ts":     {"lang"},
-	"uf":     {"lang", "ts"},
 	"ic":     {"lang"},
-	"encode": {"lang", "ts", "uf", "ic"},
+	"encode": {"lang", "ts", "ic"},
 	"allsat": {"lang", "ts", "encode", "ic", "internal/smt", "internal/z3"},
 	"synth":  {"lang", "ts", "encode", "allsat", "ic"},
 	"interp": {"lang", "ic"},

@@ -3,8 +3,8 @@
 // ([Run]) and "is this constraint, written by hand or by another tool,
 // really an independence constraint" ([Checker]).
 //
-// It sits after package synth in the pipeline (lang <- ts <- uf <- encode
-// <- allsat <- synth <- audit <- cli) and is, with allsat, a user of the
+// It sits after package synth in the pipeline (lang <- ts <- encode <-
+// allsat <- synth <- audit <- cli) and is, with allsat, a user of the
 // solver binding (internal/z3); it runs concrete executions with package
 // dporrt.
 //

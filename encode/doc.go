@@ -20,4 +20,8 @@
 // as terms of one graph, so its users read one representation; the path
 // encoding builds them as tree terms (package ts's path executor) and puts
 // them into the graph at the end.
+//
+// Both encodings compare the processes the two orders spawn as multisets
+// modulo process naming (CDPOR Def. 6; spawns.go): exactly, by the
+// bijections between same-proc spawns, up to [MaxExactSpawns] of one proc.
 package encode

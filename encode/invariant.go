@@ -148,7 +148,7 @@ func invariants(invs []*lang.Invariant, syms *ts.Symbols) []invariant {
 
 // after substitutes the final globals of transition t for the globals of
 // term x: x's value in the state t leads to.
-func after(x *ts.Term, t *ts.Transition, syms *ts.Symbols) *ts.Term {
+func after(x *ts.Term, t *treeTransition, syms *ts.Symbols) *ts.Term {
 	return ts.Subst(x, func(s *ts.Sym) *ts.Term {
 		if s.Kind == ts.SymGlobal {
 			return t.Global(s.Var, syms)
@@ -168,7 +168,7 @@ func after(x *ts.Term, t *ts.Transition, syms *ts.Symbols) *ts.Term {
 func preserved(invs []invariant, syms *ts.Symbols, systems ...*ts.System) (holds, inRange *ts.Term) {
 	var hs, gs []*ts.Term
 	for _, s := range systems {
-		for _, t := range s.Transitions {
+		for _, t := range trees(s) {
 			notTaken := ts.Unary(lang.OpNot, t.Cond)
 			for _, inv := range invs {
 				h := after(inv.holds, t, syms)

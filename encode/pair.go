@@ -8,7 +8,6 @@ import (
 
 	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
-	"github.com/icgen/icgen/uf"
 )
 
 // Formula is F(a,b): the states where running a then b and b then a are
@@ -123,7 +122,7 @@ func (f *Formula) Runs(e int) ts.Ref {
 // and does not overflow.
 func Runs(s *ts.System) *ts.Term {
 	var ds []*ts.Term
-	for _, t := range s.Transitions {
+	for _, t := range trees(s) {
 		ds = append(ds, ts.And(t.Cond, t.NoOverflow))
 	}
 	return ElimArrays(ts.Or(ds...))
@@ -159,7 +158,9 @@ func (f *Formula) graphOf(t pathTerms) *Formula {
 // must not overflow: NoOverflow says so after each such event, the value
 // changed or not (g = g; testdata/regress/invariant-rewrite.blk).
 func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula {
-	ta, tb := ts.Block(a, 0, syms), ts.Block(b, 1, syms)
+	pg := ts.NewGraph()
+	pg.Limit = 0
+	ta, tb := ts.Block(a, 0, syms, pg), ts.Block(b, 1, syms, pg)
 	// The two orders are composed side by side and only as far as the
 	// bound on pairs of paths: a self-pair of a block of 744 paths took
 	// over 12 GB composing both orders whole before the bound was checked.
@@ -184,8 +185,9 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	f.Inexact = mergeUnique(f.Inexact, ba.Abstracted)
 	spawnInexact := false
 	var disj, swapped []*ts.Term
-	for _, ti := range ab.Transitions {
-		for _, tj := range ba.Transitions {
+	abT, baT := trees(ab), trees(ba)
+	for _, ti := range abT {
+		for _, tj := range baT {
 			d, exact := sameOutcome(ti, tj, syms, false)
 			if !exact {
 				spawnInexact = true
@@ -210,12 +212,12 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 		}
 	}
 	if spawnInexact {
-		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(uf.MaxExact)+" of one proc, or spawned inside a loop)")
+		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(MaxExactSpawns)+" of one proc, or spawned inside a loop)")
 	}
 	t := pathTerms{f: ts.Or(disj...), assume: ts.True, swapped: ts.Or(swapped...)}
 	var guards []*ts.Term
-	for _, s := range []*ts.System{ab, ba} {
-		for _, t := range s.Transitions {
+	for _, s := range [][]*treeTransition{abT, baT} {
+		for _, t := range s {
 			if !t.NoOverflow.IsTrue() {
 				guards = append(guards, ts.Or(ts.Unary(lang.OpNot, t.Cond), t.NoOverflow))
 			}
@@ -268,7 +270,7 @@ const (
 // T(b.a) end in the same state, and whether it is exact. With swap, the
 // state tj ends in is taken with its two processes exchanged (the blocks
 // must belong to one proc).
-func sameOutcome(ti, tj *ts.Transition, syms *ts.Symbols, swap bool) (*ts.Term, bool) {
+func sameOutcome(ti, tj *treeTransition, syms *ts.Symbols, swap bool) (*ts.Term, bool) {
 	other := func(e int) int {
 		if swap {
 			return 1 - e
@@ -286,7 +288,7 @@ func sameOutcome(ti, tj *ts.Transition, syms *ts.Symbols, swap bool) (*ts.Term, 
 	var eqs []*ts.Term
 	written := map[*lang.Var]bool{}
 	var vars []*lang.Var
-	for _, t := range []*ts.Transition{ti, tj} {
+	for _, t := range []*treeTransition{ti, tj} {
 		for _, as := range t.Globals {
 			if !written[as.Var] {
 				written[as.Var] = true
@@ -303,7 +305,7 @@ func sameOutcome(ti, tj *ts.Transition, syms *ts.Symbols, swap bool) (*ts.Term, 
 			eqs = append(eqs, ts.Binary(lang.OpEq, as.Value, tj.Locals[other(e)][k].Value))
 		}
 	}
-	sp, exact := uf.Spawns(ti.Spawns, tj.Spawns)
+	sp, exact := pathSpawnsEqual(ti.Spawns, tj.Spawns)
 	eqs = append(eqs, sp)
 	return ts.And(eqs...), exact
 }

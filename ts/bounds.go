@@ -6,29 +6,6 @@ import (
 	"github.com/icgen/icgen/lang"
 )
 
-// algebra is what the code both executors share reads of terms and builds:
-// [*Graph] over [Ref], and treeAlgebra over *[Term].
-type algebra[T comparable] interface {
-	Kind(T) Kind
-	Op(T) lang.Op
-	Val(T) int64
-	Args(T) []T
-	Int(v int64) T
-	Binary(op lang.Op, x, y T) T
-	Apply(f *Fn, args ...T) T
-}
-
-// treeAlgebra is the algebra of tree terms: the package's constructors.
-type treeAlgebra struct{}
-
-func (treeAlgebra) Kind(t *Term) Kind                   { return t.Kind }
-func (treeAlgebra) Op(t *Term) lang.Op                  { return t.Op }
-func (treeAlgebra) Val(t *Term) int64                   { return t.Val }
-func (treeAlgebra) Args(t *Term) []*Term                { return t.Args }
-func (treeAlgebra) Int(v int64) *Term                   { return Int(v) }
-func (treeAlgebra) Binary(op lang.Op, x, y *Term) *Term { return Binary(op, x, y) }
-func (treeAlgebra) Apply(f *Fn, args ...*Term) *Term    { return Apply(f, args...) }
-
 // interval is a range of integer values; nil bounds are unbounded.
 type interval struct{ lo, hi *big.Int }
 
@@ -40,18 +17,18 @@ var (
 // boundsMemo computes the bounds of terms and remembers them: a term built
 // step by step (x + 1 + 1 + ... in an unrolled loop) would otherwise be
 // walked again at every step.
-type boundsMemo[T comparable] struct {
-	a    algebra[T]
-	memo map[T]interval
+type boundsMemo struct {
+	a    *Graph
+	memo map[Ref]interval
 }
 
-func newBounds[T comparable](a algebra[T]) *boundsMemo[T] {
-	return &boundsMemo[T]{a: a, memo: map[T]interval{}}
+func newBounds(g *Graph) *boundsMemo {
+	return &boundsMemo{a: g, memo: map[Ref]interval{}}
 }
 
 // bounds over-approximates the values an integer term can take when every
 // input is an int64 (params, globals, locals and array elements are).
-func (m *boundsMemo[T]) bounds(t T) interval {
+func (m *boundsMemo) bounds(t Ref) interval {
 	if b, ok := m.memo[t]; ok {
 		return b
 	}
@@ -60,7 +37,7 @@ func (m *boundsMemo[T]) bounds(t T) interval {
 	return b
 }
 
-func (m *boundsMemo[T]) compute(t T) interval {
+func (m *boundsMemo) compute(t Ref) interval {
 	a, bounds := m.a, m.bounds
 	switch a.Kind(t) {
 	case KConst:
@@ -104,9 +81,9 @@ func (m *boundsMemo[T]) compute(t T) interval {
 
 // rangeGuards returns the conditions under which t fits in int64, leaving
 // out the bounds t cannot cross.
-func (m *boundsMemo[T]) rangeGuards(t T) []T {
+func (m *boundsMemo) rangeGuards(t Ref) []Ref {
 	b := m.bounds(t)
-	var out []T
+	var out []Ref
 	if b.lo == nil || b.lo.Cmp(bigMin) < 0 {
 		out = append(out, m.a.Binary(lang.OpLe, m.a.Int(minInt), t))
 	}

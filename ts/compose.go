@@ -71,7 +71,7 @@ func ComposeBoth(first, second *System, syms *Symbols, maxPairs int) (ab, ba *Sy
 // composed is the system of first then second without its transitions:
 // the blocks, what was abstracted, and why it is unknown if either is.
 func composed(first, second *System) *System {
-	out := &System{Events: 2}
+	out := &System{G: first.G, Events: 2}
 	for e := 0; e < 2; e++ {
 		if first.Blocks[e] != nil {
 			out.Blocks[e] = first.Blocks[e]
@@ -94,32 +94,35 @@ func composed(first, second *System) *System {
 // order.
 func compositions(first, second *System, syms *Symbols) iter.Seq[*Transition] {
 	return func(yield func(*Transition) bool) {
+		g := first.G
 		for _, a := range first.Transitions {
-			bind := func(s *Sym) *Term {
+			bind := func(s *Sym) (Ref, bool) {
 				if s.Kind == SymGlobal {
-					return a.Global(s.Var, syms)
+					return a.Global(g, s.Var, syms), true
 				}
-				return nil
+				return 0, false
 			}
+			memo := map[Ref]Ref{}
+			Subst := func(r Ref) Ref { return g.Subst(r, bind, memo) }
 			for _, b := range second.Transitions {
 				t := &Transition{
-					Cond:       And(a.Cond, Subst(b.Cond, bind)),
-					NoOverflow: And(a.NoOverflow, Subst(b.NoOverflow, bind)),
+					Cond:       g.And(a.Cond, Subst(b.Cond)),
+					NoOverflow: g.And(a.NoOverflow, Subst(b.NoOverflow)),
 					Fns:        map[string]*Fn{},
 					Written:    unionVars(a.Written, b.Written),
 				}
-				if t.Cond.IsFalse() {
+				if g.IsFalse(t.Cond) {
 					continue
 				}
-				written := map[*lang.Var]*Term{}
+				written := map[*lang.Var]Ref{}
 				for _, as := range a.Globals {
 					written[as.Var] = as.Value
 				}
 				for _, as := range b.Globals {
-					written[as.Var] = Subst(as.Value, bind)
+					written[as.Var] = Subst(as.Value)
 				}
 				for v, val := range written {
-					if !val.Equal(SymTerm(syms.Global(v))) {
+					if val != g.SymRef(syms.Global(v)) {
 						t.Globals = append(t.Globals, Assign{v, val})
 					}
 				}
@@ -135,7 +138,7 @@ func compositions(first, second *System, syms *Symbols) iter.Seq[*Transition] {
 					for _, as := range src.Locals[e] {
 						val := as.Value
 						if src == b {
-							val = Subst(val, bind)
+							val = Subst(val)
 						}
 						t.Locals[e] = append(t.Locals[e], Assign{as.Var, val})
 					}
@@ -143,9 +146,9 @@ func compositions(first, second *System, syms *Symbols) iter.Seq[*Transition] {
 				}
 				t.Spawns = append(t.Spawns, a.Spawns...)
 				for _, s := range b.Spawns {
-					args := make([]*Term, len(s.Args))
+					args := make([]Ref, len(s.Args))
 					for i, x := range s.Args {
-						args[i] = Subst(x, bind)
+						args[i] = Subst(x)
 					}
 					t.Spawns = append(t.Spawns, Spawn{Proc: s.Proc, Args: args, Event: s.Event})
 				}
@@ -178,9 +181,12 @@ func mergeStrings(a, b []string) []string {
 	return out
 }
 
-// Pair builds T(a.b) and T(b.a) for blocks a (event 0) and b (event 1).
+// Pair builds T(a.b) and T(b.a) for blocks a (event 0) and b (event 1),
+// with their terms in one new graph.
 func Pair(a, b *lang.Block, syms *Symbols) (ab, ba *System) {
-	ta, tb := Block(a, 0, syms), Block(b, 1, syms)
+	g := NewGraph()
+	g.Limit = 0
+	ta, tb := Block(a, 0, syms, g), Block(b, 1, syms, g)
 	return Compose(ta, tb, syms), Compose(tb, ta, syms)
 }
 
@@ -197,7 +203,7 @@ func (s *System) String() string {
 	}
 	lines := make([]string, len(s.Transitions))
 	for i, t := range s.Transitions {
-		lines[i] = t.String()
+		lines[i] = t.text(s.G)
 	}
 	for _, l := range lines {
 		b.WriteString(l)
@@ -206,25 +212,26 @@ func (s *System) String() string {
 	return b.String()
 }
 
-// String renders one transition.
-func (t *Transition) String() string {
+// text renders one transition, its terms those of g.
+func (t *Transition) text(g *Graph) string {
+	key := func(r Ref) string { return g.Text(r) }
 	var parts []string
 	for _, a := range t.Globals {
-		parts = append(parts, a.Var.Name+" := "+a.Value.key)
+		parts = append(parts, a.Var.Name+" := "+key(a.Value))
 	}
 	for e := 0; e < 2; e++ {
 		for _, a := range t.Locals[e] {
-			parts = append(parts, a.Var.Name+strings.Repeat("'", e)+" := "+a.Value.key)
+			parts = append(parts, a.Var.Name+strings.Repeat("'", e)+" := "+key(a.Value))
 		}
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "skip")
 	}
-	s := t.Cond.key + " -> " + strings.Join(parts, ", ")
+	s := key(t.Cond) + " -> " + strings.Join(parts, ", ")
 	if len(t.Spawns) > 0 {
 		keys := make([]string, len(t.Spawns))
 		for i, sp := range t.Spawns {
-			keys[i] = sp.Key()
+			keys[i] = sp.Key(g)
 		}
 		s += "; spawns {" + strings.Join(keys, ", ") + "}"
 	}

@@ -10,9 +10,9 @@ import (
 // path is one symbolic execution path.
 type path struct {
 	steps  int // nodes run on this path
-	cond   []*Term
-	ovf    []*Term
-	env    map[*lang.Var]*Term // current values of globals and of the process's locals
+	cond   []Ref
+	ovf    []Ref
+	env    map[*lang.Var]Ref // current values of globals and of the process's locals
 	spawns []Spawn
 	viol   []lang.Pos
 	fns    map[string]*Fn
@@ -21,9 +21,9 @@ type path struct {
 func (p *path) clone() *path {
 	q := &path{
 		steps:  p.steps,
-		cond:   append([]*Term(nil), p.cond...),
-		ovf:    append([]*Term(nil), p.ovf...),
-		env:    make(map[*lang.Var]*Term, len(p.env)),
+		cond:   append([]Ref(nil), p.cond...),
+		ovf:    append([]Ref(nil), p.ovf...),
+		env:    make(map[*lang.Var]Ref, len(p.env)),
 		spawns: append([]Spawn(nil), p.spawns...),
 		viol:   append([]lang.Pos(nil), p.viol...),
 		fns:    make(map[string]*Fn, len(p.fns)),
@@ -40,31 +40,33 @@ func (p *path) clone() *path {
 // alt is one outcome of evaluating an expression: a path and a value.
 type alt struct {
 	p *path
-	v *Term
+	v Ref
 }
 
 // executor runs one block of one event symbolically.
 type executor struct {
+	g      *Graph
 	syms   *Symbols
 	event  int
 	proc   *lang.Proc
 	paths  int
 	work   int // nodes run, over all paths
-	bnd    *boundsMemo[*Term]
+	bnd    *boundsMemo
 	failed string
 	abs    map[string]bool
 }
 
 // Block builds the transition system of block b run by event e's process
-// (e is 0 or 1 and only decides the names of locals: v or v').
-func Block(b *lang.Block, e int, syms *Symbols) *System {
-	x := &executor{syms: syms, event: e, proc: b.Proc, abs: map[string]bool{}, bnd: newBounds[*Term](treeAlgebra{})}
-	sys := &System{Blocks: [2]*lang.Block{b}, Events: 1}
+// (e is 0 or 1 and only decides the names of locals: v or v'), with its
+// terms in g.
+func Block(b *lang.Block, e int, syms *Symbols, g *Graph) *System {
+	x := &executor{g: g, syms: syms, event: e, proc: b.Proc, abs: map[string]bool{}, bnd: newBounds(g)}
+	sys := &System{G: g, Blocks: [2]*lang.Block{b}, Events: 1}
 	if e == 1 {
 		sys.Blocks = [2]*lang.Block{nil, b}
 		sys.Events = 2
 	}
-	start := &path{env: map[*lang.Var]*Term{}, fns: map[string]*Fn{}}
+	start := &path{env: map[*lang.Var]Ref{}, fns: map[string]*Fn{}}
 	var starts []*path
 	if g := b.Point.Guard; g != nil {
 		for _, a := range x.eval(g, start, nil) {
@@ -78,7 +80,7 @@ func Block(b *lang.Block, e int, syms *Symbols) *System {
 	var ends []*lang.Point
 	var ended []bool
 	for _, p := range starts {
-		x.run(b.Proc.Nodes, b.Proc.Nodes[b.Point.Node].Next, p, nil, func(p *path, pt *lang.Point, _ *Term) {
+		x.run(b.Proc.Nodes, b.Proc.Nodes[b.Point.Node].Next, p, nil, func(p *path, pt *lang.Point, _ Ref) {
 			done = append(done, p)
 			ends = append(ends, pt)
 			ended = append(ended, pt == nil)
@@ -90,7 +92,7 @@ func Block(b *lang.Block, e int, syms *Symbols) *System {
 	}
 	for i, p := range done {
 		t := x.transition(p, ends[i], ended[i])
-		if t.Cond.IsFalse() {
+		if g.IsFalse(t.Cond) {
 			continue
 		}
 		sys.Transitions = append(sys.Transitions, t)
@@ -103,13 +105,14 @@ func Block(b *lang.Block, e int, syms *Symbols) *System {
 }
 
 func (x *executor) transition(p *path, next *lang.Point, ended bool) *Transition {
-	t := &Transition{Cond: And(p.cond...), NoOverflow: And(p.ovf...), Fns: p.fns}
+	g := x.g
+	t := &Transition{Cond: g.And(p.cond...), NoOverflow: g.And(p.ovf...), Fns: p.fns}
 	for v, val := range p.env {
 		if v.Kind != lang.Global {
 			continue
 		}
 		t.Written = append(t.Written, v)
-		if !val.Equal(SymTerm(x.syms.Global(v))) {
+		if val != g.SymRef(x.syms.Global(v)) {
 			t.Globals = append(t.Globals, Assign{v, val})
 		}
 	}
@@ -129,14 +132,14 @@ func (x *executor) transition(p *path, next *lang.Point, ended bool) *Transition
 }
 
 // value is the current value of a variable on a path.
-func (x *executor) value(p *path, v *lang.Var) *Term {
+func (x *executor) value(p *path, v *lang.Var) Ref {
 	if t, ok := p.env[v]; ok {
 		return t
 	}
 	if v.Kind == lang.Global {
-		return SymTerm(x.syms.Global(v))
+		return x.g.SymRef(x.syms.Global(v))
 	}
-	return SymTerm(x.syms.Local(v, x.event))
+	return x.g.SymRef(x.syms.Local(v, x.event))
 }
 
 func (x *executor) fail(format string, args ...any) {
@@ -156,7 +159,7 @@ func (x *executor) fork(p *path) *path {
 // frame holds a func activation's locals (nil for the process itself).
 type frame struct {
 	fn     *lang.Func
-	locals map[*lang.Var]*Term
+	locals map[*lang.Var]Ref
 }
 
 // abstractLoop abstracts in-block loop n on path p, in frame fr (Def. 7).
@@ -165,7 +168,7 @@ func (x *executor) abstractLoop(nodes []*lang.Node, n *lang.Node, p *path, fr *f
 	if fr != nil {
 		fn = fr.fn
 	}
-	abstractLoop[*Term](treeAlgebra{}, pathLoop{x, p, fr}, x.syms.prog, x.proc, fn, x.abs, nodes, n)
+	abstractLoop(x.g, pathLoop{x, p, fr}, x.syms.prog, x.proc, fn, x.abs, nodes, n)
 	return p
 }
 
@@ -177,7 +180,7 @@ type pathLoop struct {
 	fr *frame
 }
 
-func (l pathLoop) input(v *lang.Var) *Term {
+func (l pathLoop) input(v *lang.Var) Ref {
 	if v.Kind == lang.Global {
 		return l.x.value(l.p, v)
 	}
@@ -189,9 +192,9 @@ func (l pathLoop) fn(f *Fn) *Fn {
 	return f
 }
 
-func (l pathLoop) require(ok *Term) { l.p.cond = append(l.p.cond, ok) }
+func (l pathLoop) require(ok Ref) { l.p.cond = append(l.p.cond, ok) }
 
-func (l pathLoop) set(v *lang.Var, t *Term) {
+func (l pathLoop) set(v *lang.Var, t Ref) {
 	if v.Kind == lang.Local && l.fr != nil {
 		l.fr.locals[v] = t
 	} else {
@@ -199,16 +202,16 @@ func (l pathLoop) set(v *lang.Var, t *Term) {
 	}
 }
 
-func (l pathLoop) spawn(t *Term) {
-	l.p.spawns = append(l.p.spawns, Spawn{Args: []*Term{t}, Event: l.x.event})
+func (l pathLoop) spawn(t Ref) {
+	l.p.spawns = append(l.p.spawns, Spawn{Args: []Ref{t}, Event: l.x.event})
 }
 
-func (x *executor) local(p *path, fr *frame, v *lang.Var) *Term {
+func (x *executor) local(p *path, fr *frame, v *lang.Var) Ref {
 	if fr != nil {
 		if t, ok := fr.locals[v]; ok {
 			return t
 		}
-		return Int(0)
+		return x.g.Int(0)
 	}
 	return x.value(p, v)
 }
@@ -217,13 +220,14 @@ func (x *executor) local(p *path, fr *frame, v *lang.Var) *Term {
 func (x *executor) known(p *path, fr *frame) func(*lang.Var) (int64, bool) {
 	return func(v *lang.Var) (int64, bool) {
 		t := x.local(p, fr, v)
-		return t.Val, t.Kind == KConst && t.Sort == SortInt
+		return x.g.Val(t), x.g.Kind(t) == KConst && x.g.Sort(t) == SortInt
 	}
 }
 
 // run executes nodes from id on path p; at a point, the end, or a return it
 // calls done with the path, the point (nil at the end) and the returned value.
-func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func(*path, *lang.Point, *Term)) {
+func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func(*path, *lang.Point, Ref)) {
+	g := x.g
 	for id != lang.End && x.failed == "" {
 		p.steps++
 		x.work++
@@ -238,7 +242,7 @@ func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func
 		n := nodes[id]
 		switch n.Kind {
 		case lang.NodePoint:
-			done(p, n.Point, nil)
+			done(p, n.Point, -1)
 			return
 		case lang.NodeAssign:
 			alts := x.eval(n.Value, p, fr)
@@ -267,16 +271,16 @@ func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func
 			}
 			for _, a := range x.eval(n.Cond, p, fr) {
 				yes, no := a.p, a.p
-				if !a.v.IsTrue() && !a.v.IsFalse() {
+				if !g.IsTrue(a.v) && !g.IsFalse(a.v) {
 					no = x.fork(a.p)
 				}
 				frYes, frNo := fr.copy(), fr.copy()
-				if !a.v.IsFalse() {
+				if !g.IsFalse(a.v) {
 					yes.cond = append(yes.cond, a.v)
 					x.run(nodes, n.Next, yes, frYes, done)
 				}
-				if !a.v.IsTrue() {
-					no.cond = append(no.cond, Unary(lang.OpNot, a.v))
+				if !g.IsTrue(a.v) {
+					no.cond = append(no.cond, g.Not(a.v))
 					x.run(nodes, n.Else, no, frNo, done)
 				}
 			}
@@ -284,16 +288,16 @@ func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func
 		case lang.NodeAssert:
 			alts := x.eval(n.Cond, p, fr)
 			for _, a := range alts {
-				if !a.v.IsTrue() {
+				if !g.IsTrue(a.v) {
 					bad := a.p
-					if !a.v.IsFalse() {
+					if !g.IsFalse(a.v) {
 						bad = x.fork(a.p)
 					}
-					bad.cond = append(bad.cond, Unary(lang.OpNot, a.v))
+					bad.cond = append(bad.cond, g.Not(a.v))
 					bad.viol = append(bad.viol, n.Pos)
 					x.run(nodes, n.Next, bad, fr.copy(), done)
 				}
-				if !a.v.IsFalse() {
+				if !g.IsFalse(a.v) {
 					a.p.cond = append(a.p.cond, a.v)
 					x.run(nodes, n.Next, a.p, fr.copy(), done)
 				}
@@ -321,7 +325,7 @@ func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func
 			p = alts[0].p
 		case lang.NodeReturn:
 			if n.Value == nil {
-				done(p, nil, nil)
+				done(p, nil, -1)
 				return
 			}
 			for _, a := range x.eval(n.Value, p, fr) {
@@ -332,7 +336,7 @@ func (x *executor) run(nodes []*lang.Node, id int, p *path, fr *frame, done func
 		id = n.Next
 	}
 	if x.failed == "" {
-		done(p, nil, nil)
+		done(p, nil, -1)
 	}
 }
 
@@ -340,7 +344,7 @@ func (fr *frame) copy() *frame {
 	if fr == nil {
 		return nil
 	}
-	c := &frame{fn: fr.fn, locals: make(map[*lang.Var]*Term, len(fr.locals))}
+	c := &frame{fn: fr.fn, locals: make(map[*lang.Var]Ref, len(fr.locals))}
 	for k, v := range fr.locals {
 		c.locals[k] = v
 	}
@@ -349,7 +353,7 @@ func (fr *frame) copy() *frame {
 
 // assign sets a target on path p (forking on index evaluation) and calls k
 // with each resulting path.
-func (x *executor) assign(p *path, fr *frame, t lang.LValue, v *Term, k func(*path)) {
+func (x *executor) assign(p *path, fr *frame, t lang.LValue, v Ref, k func(*path)) {
 	if t.Var.Kind == lang.Local {
 		if fr != nil {
 			fr.locals[t.Var] = v
@@ -366,30 +370,30 @@ func (x *executor) assign(p *path, fr *frame, t lang.LValue, v *Term, k func(*pa
 	}
 	for _, a := range x.eval(t.Index, p, fr) {
 		x.inBounds(a.p, t.Var, a.v)
-		a.p.env[t.Var] = Store(x.value(a.p, t.Var), a.v, v)
+		a.p.env[t.Var] = x.g.Store(x.value(a.p, t.Var), a.v, v)
 		k(a.p)
 	}
 }
 
 // size is the symbolic size of a global array.
-func (x *executor) size(g *lang.Var) *Term {
+func (x *executor) size(g *lang.Var) Ref {
 	switch s := g.Size.(type) {
 	case *lang.IntLit:
-		return Int(s.Val)
+		return x.g.Int(s.Val)
 	case *lang.ParamRef:
-		return SymTerm(x.syms.Param(s.Param))
+		return x.g.SymRef(x.syms.Param(s.Param))
 	}
-	return Int(0)
+	return x.g.Int(0)
 }
 
-func (x *executor) inBounds(p *path, g *lang.Var, i *Term) {
-	p.cond = append(p.cond, Binary(lang.OpLe, Int(0), i), Binary(lang.OpLt, i, x.size(g)))
+func (x *executor) inBounds(p *path, g *lang.Var, i Ref) {
+	p.cond = append(p.cond, x.g.Binary(lang.OpLe, x.g.Int(0), i), x.g.Binary(lang.OpLt, i, x.size(g)))
 }
 
 // altList is an outcome of evaluating a list of expressions.
 type altList struct {
 	p  *path
-	vs []*Term
+	vs []Ref
 }
 
 func (x *executor) evalList(es []lang.Expr, p *path, fr *frame) []altList {
@@ -398,7 +402,7 @@ func (x *executor) evalList(es []lang.Expr, p *path, fr *frame) []altList {
 		var next []altList
 		for _, a := range alts {
 			for _, b := range x.eval(e, a.p, fr) {
-				next = append(next, altList{p: b.p, vs: append(append([]*Term(nil), a.vs...), b.v)})
+				next = append(next, altList{p: b.p, vs: append(append([]Ref(nil), a.vs...), b.v)})
 			}
 		}
 		alts = next
@@ -425,11 +429,11 @@ func mayFork(e lang.Expr) bool {
 func (x *executor) eval(e lang.Expr, p *path, fr *frame) []alt {
 	switch e := e.(type) {
 	case *lang.IntLit:
-		return []alt{{p, Int(e.Val)}}
+		return []alt{{p, x.g.Int(e.Val)}}
 	case *lang.BoolLit:
-		return []alt{{p, Bool(e.Val)}}
+		return []alt{{p, x.g.Bool(e.Val)}}
 	case *lang.ParamRef:
-		return []alt{{p, SymTerm(x.syms.Param(e.Param))}}
+		return []alt{{p, x.g.SymRef(x.syms.Param(e.Param))}}
 	case *lang.VarRef:
 		if e.Var.Kind == lang.Local {
 			return []alt{{p, x.local(p, fr, e.Var)}}
@@ -439,13 +443,13 @@ func (x *executor) eval(e lang.Expr, p *path, fr *frame) []alt {
 		var out []alt
 		for _, a := range x.eval(e.Index, p, fr) {
 			x.inBounds(a.p, e.Array, a.v)
-			out = append(out, alt{a.p, Select(x.value(a.p, e.Array), a.v)})
+			out = append(out, alt{a.p, x.g.Select(x.value(a.p, e.Array), a.v)})
 		}
 		return out
 	case *lang.UnaryExpr:
 		var out []alt
 		for _, a := range x.eval(e.X, p, fr) {
-			v := Unary(e.Op, a.v)
+			v := x.g.Unary(e.Op, a.v)
 			if e.Op == lang.OpNeg {
 				x.noOverflow(a.p, v)
 			}
@@ -461,14 +465,15 @@ func (x *executor) eval(e lang.Expr, p *path, fr *frame) []alt {
 	return nil
 }
 
-func (x *executor) noOverflow(p *path, v *Term) {
-	if v.Kind == KConst {
+func (x *executor) noOverflow(p *path, v Ref) {
+	if x.g.Kind(v) == KConst {
 		return
 	}
 	p.ovf = append(p.ovf, x.bnd.rangeGuards(v)...)
 }
 
 func (x *executor) binary(e *lang.BinaryExpr, p *path, fr *frame) []alt {
+	g := x.g
 	if (e.Op == lang.OpAnd || e.Op == lang.OpOr) && mayFork(e.Y) {
 		// Short-circuit: evaluate the right side only where the left does
 		// not decide, so its error conditions apply only there.
@@ -476,18 +481,18 @@ func (x *executor) binary(e *lang.BinaryExpr, p *path, fr *frame) []alt {
 		for _, a := range x.eval(e.X, p, fr) {
 			decides := a.v // && is decided by false, || by true
 			if e.Op == lang.OpAnd {
-				decides = Unary(lang.OpNot, a.v)
+				decides = g.Not(a.v)
 			}
-			if !decides.IsFalse() {
+			if !g.IsFalse(decides) {
 				q := a.p
-				if !decides.IsTrue() {
+				if !g.IsTrue(decides) {
 					q = x.fork(a.p)
 				}
 				q.cond = append(q.cond, decides)
-				out = append(out, alt{q, Bool(e.Op == lang.OpOr)})
+				out = append(out, alt{q, g.Bool(e.Op == lang.OpOr)})
 			}
-			if !decides.IsTrue() {
-				a.p.cond = append(a.p.cond, Unary(lang.OpNot, decides))
+			if !g.IsTrue(decides) {
+				a.p.cond = append(a.p.cond, g.Not(decides))
 				out = append(out, x.eval(e.Y, a.p, fr)...)
 			}
 		}
@@ -497,18 +502,18 @@ func (x *executor) binary(e *lang.BinaryExpr, p *path, fr *frame) []alt {
 	for _, a := range x.eval(e.X, p, fr) {
 		for _, b := range x.eval(e.Y, a.p, fr) {
 			q := b.p
-			var v *Term
+			var v Ref
 			switch e.Op {
 			case lang.OpDiv, lang.OpMod:
-				q.cond = append(q.cond, Binary(lang.OpNe, b.v, Int(0)))
+				q.cond = append(q.cond, g.Binary(lang.OpNe, b.v, g.Int(0)))
 				if e.Op == lang.OpDiv {
-					v = Div(a.v, b.v)
+					v = g.Div(a.v, b.v)
 					x.noOverflow(q, v)
 				} else {
-					v = Mod(a.v, b.v)
+					v = g.Mod(a.v, b.v)
 				}
 			default:
-				v = Binary(e.Op, a.v, b.v)
+				v = g.Binary(e.Op, a.v, b.v)
 				if e.Op == lang.OpAdd || e.Op == lang.OpSub || e.Op == lang.OpMul {
 					x.noOverflow(q, v)
 				}
@@ -524,7 +529,7 @@ func (x *executor) binary(e *lang.BinaryExpr, p *path, fr *frame) []alt {
 func (x *executor) call(e *lang.CallExpr, p *path, fr *frame) []alt {
 	var out []alt
 	for _, a := range x.evalList(e.Args, p, fr) {
-		callee := &frame{fn: e.Func, locals: map[*lang.Var]*Term{}}
+		callee := &frame{fn: e.Func, locals: map[*lang.Var]Ref{}}
 		for i, v := range a.vs {
 			callee.locals[e.Func.Params[i]] = v
 		}
@@ -532,9 +537,9 @@ func (x *executor) call(e *lang.CallExpr, p *path, fr *frame) []alt {
 		if len(e.Func.Nodes) == 0 { // an empty body: the call returns at once
 			start = lang.End
 		}
-		x.run(e.Func.Nodes, start, a.p, callee, func(q *path, _ *lang.Point, ret *Term) {
-			if ret == nil {
-				ret = Int(0)
+		x.run(e.Func.Nodes, start, a.p, callee, func(q *path, _ *lang.Point, ret Ref) {
+			if ret < 0 {
+				ret = x.g.Int(0)
 			}
 			out = append(out, alt{q, ret})
 		})

@@ -569,7 +569,8 @@ func (g *Graph) fromTermNode(t *Term, memo map[*Term]Ref) Ref {
 // Term expands r into a tree term, giving up (false) where its text
 // passes budget characters: a DAG can be exponentially smaller than its
 // tree. Every subterm's text is part of r's, so the expansion stops at the
-// first subterm over the budget.
+// first subterm over the budget. The tree is a view of the graph's term as
+// it is, node for node: the graph has simplified it already.
 func (g *Graph) Term(r Ref, budget int) (*Term, bool) {
 	memo := map[Ref]*Term{}
 	var conv func(Ref) *Term
@@ -595,7 +596,7 @@ func (g *Graph) Term(r Ref, budget int) (*Term, bool) {
 					return nil
 				}
 			}
-			t = rebuildTree(n, args)
+			t = node(n.kind, n.sort, n.op, n.fn, args)
 		}
 		if len(t.key) > budget {
 			return nil
@@ -605,10 +606,6 @@ func (g *Graph) Term(r Ref, budget int) (*Term, bool) {
 	}
 	t := conv(r)
 	return t, t != nil
-}
-
-func rebuildTree(n gnode, args []*Term) *Term {
-	return Rebuild(&Term{Kind: n.kind, Op: n.op, Fn: n.fn}, args)
 }
 
 // Reach calls f once on every node reachable from the roots, children

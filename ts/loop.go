@@ -21,22 +21,22 @@ import (
 // every loop may run out of steps. The runtime evaluates these functions by
 // running the loop (interp.ICEnv.Apply). The loop belongs to proc's code,
 // or to fn's when it is not nil (an inlined func's).
-func abstractLoop[T comparable](a algebra[T], site loopSite[T], prog *lang.Program, proc *lang.Proc, fn *lang.Func, abs map[string]bool, nodes []*lang.Node, n *lang.Node) {
+func abstractLoop(a *Graph, site loopSite, prog *lang.Program, proc *lang.Proc, fn *lang.Func, abs map[string]bool, nodes []*lang.Node, n *lang.Node) {
 	owner, ownerLocals := proc.Name, proc.Locals
 	if fn != nil {
 		owner, ownerLocals = fn.Name, fn.Locals
 	}
 	sh := shapeOf(prog, owner, ownerLocals, nodes, n)
-	var args []T
+	var args []Ref
 	for _, v := range sh.ins {
 		args = append(args, site.input(v))
 	}
-	mk := func(kind FnKind, out *lang.Var) T {
+	mk := func(kind FnKind, out *lang.Var) Ref {
 		return a.Apply(site.fn(sh.fn(kind, out, proc)), args...)
 	}
 	abs[sh.abstracted()] = true
 	site.require(mk(FnOK, nil))
-	results := map[*lang.Var]T{}
+	results := map[*lang.Var]Ref{}
 	var outs []*lang.Var
 	for _, v := range sh.outs {
 		if _, ok := results[v]; !ok {
@@ -55,18 +55,18 @@ func abstractLoop[T comparable](a algebra[T], site loopSite[T], prog *lang.Progr
 
 // loopSite is where an executor abstracts an in-block loop: the state the
 // loop starts from and takes its effects.
-type loopSite[T comparable] interface {
+type loopSite interface {
 	// input is the value of v, a global or a local of the loop's owner.
-	input(v *lang.Var) T
+	input(v *lang.Var) Ref
 	// fn is the function to apply for f: f, or the one of its name the
 	// executor already applies.
 	fn(f *Fn) *Fn
 	// require adds the loop's ok to what the state requires.
-	require(ok T)
+	require(ok Ref)
 	// set gives v its value after the loop.
-	set(v *lang.Var, t T)
+	set(v *lang.Var, t Ref)
 	// spawn adds the loop's spawns.
-	spawn(t T)
+	spawn(t Ref)
 }
 
 // loopShape is what abstracting an in-block loop makes of it (Def. 7),

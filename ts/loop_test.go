@@ -127,13 +127,7 @@ func runMerged(t *testing.T, p *lang.Program) string {
 	if sys.Unknown != "" || len(sys.Abstracted) > 0 {
 		t.Fatalf("merged system of main not exact: %s %v", sys.Unknown, sys.Abstracted)
 	}
-	bind := func(s *Sym) (Ref, bool) {
-		v := initialValue(m, init, s)
-		if v == nil {
-			return 0, false
-		}
-		return g.FromTerm(v), true
-	}
+	bind := func(s *Sym) (Ref, bool) { return initialValue(g, m, init, s) }
 	memo := map[Ref]Ref{}
 	constant := func(r Ref) int64 {
 		c := g.Subst(r, bind, memo)

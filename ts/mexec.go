@@ -49,7 +49,7 @@ type mexec struct {
 	proc   *lang.Proc
 	ok     []Ref // pc -> check, for every check that may fail
 	ovf    []Ref // pc -> in range, for every arithmetic result
-	bnd    *boundsMemo[Ref]
+	bnd    *boundsMemo
 	abs    map[string]bool
 	fns    map[string]*Fn
 	failed string
@@ -77,7 +77,7 @@ type mexit struct {
 // reachable code holds a cycle (a loop with an interleaving point that may
 // go round within the block) is Unknown: the path executor unrolls those.
 func MergeBlock(b *lang.Block, e int, syms *Symbols, g *Graph) *Merged {
-	x := &mexec{g: g, syms: syms, event: e, proc: b.Proc, bnd: newBounds[Ref](g), abs: map[string]bool{}, fns: map[string]*Fn{}, wrote: map[*lang.Var][]Ref{}}
+	x := &mexec{g: g, syms: syms, event: e, proc: b.Proc, bnd: newBounds(g), abs: map[string]bool{}, fns: map[string]*Fn{}, wrote: map[*lang.Var][]Ref{}}
 	m := &Merged{G: g, Violations: map[int]Ref{}, Globals: map[*lang.Var]Ref{}, Written: map[*lang.Var]Ref{}}
 	for _, inv := range syms.prog.Invariants {
 		for _, v := range inv.Reads {
@@ -512,7 +512,7 @@ func (x *mexec) abstractLoop(nodes []*lang.Node, n *lang.Node, s *mstate) {
 	if s.frame != nil {
 		fn = s.frame.fn
 	}
-	abstractLoop[Ref](x.g, mergedLoop{x, s}, x.syms.prog, x.proc, fn, x.abs, nodes, n)
+	abstractLoop(x.g, mergedLoop{x, s}, x.syms.prog, x.proc, fn, x.abs, nodes, n)
 }
 
 // mergedLoop is state s where the merged executor abstracts a loop.

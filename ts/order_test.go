@@ -143,35 +143,40 @@ func runSymbolic(t *testing.T, p *lang.Program) string {
 		}
 	}
 	syms := NewSymbols(p)
-	sys := Block(main, 0, syms)
+	g := NewGraph()
+	sys := Block(main, 0, syms, g)
 	if !sys.Exact() {
 		t.Fatalf("system of main not exact: %s %v", sys.Unknown, sys.Abstracted)
 	}
-	bind := func(s *Sym) *Term { return initialValue(m, init, s) }
-	constant := func(x *Term) int64 {
-		if x.Kind != KConst {
-			t.Fatalf("%s does not fold to a constant", x)
+	memo := map[Ref]Ref{}
+	bind := func(r Ref) Ref {
+		return g.Subst(r, func(s *Sym) (Ref, bool) { return initialValue(g, m, init, s) }, memo)
+	}
+	constant := func(x Ref) int64 {
+		if g.Kind(x) != KConst {
+			t.Fatalf("%s does not fold to a constant", g.Text(x))
 		}
-		return x.Val
+		return g.Val(x)
 	}
 	var taken *Transition
 	for _, tr := range sys.Transitions {
-		if c := Subst(tr.Cond, bind); c.IsTrue() {
+		if c := bind(tr.Cond); g.IsTrue(c) {
 			if taken != nil {
 				t.Fatal("two transitions hold")
 			}
 			taken = tr
-		} else if !c.IsFalse() {
-			t.Fatalf("condition %s does not fold", c)
+		} else if !g.IsFalse(c) {
+			t.Fatalf("condition %s does not fold", g.Text(c))
 		}
 	}
 	if taken == nil {
 		t.Fatalf("no transition holds in the initial state:\n%s", sys)
 	}
+	gr := g
 	value := func(g *lang.Var, i int) int64 {
-		v := Subst(taken.Global(g, syms), bind)
+		v := bind(taken.Global(gr, g, syms))
 		if g.Type == lang.IntArray {
-			v = Select(v, Int(int64(i)))
+			v = gr.Select(v, gr.Int(int64(i)))
 		}
 		return constant(v)
 	}
@@ -179,7 +184,7 @@ func runSymbolic(t *testing.T, p *lang.Program) string {
 	for _, s := range taken.Spawns {
 		args := make([]string, len(s.Args))
 		for i, a := range s.Args {
-			args[i] = fmt.Sprint(constant(Subst(a, bind)))
+			args[i] = fmt.Sprint(constant(bind(a)))
 		}
 		spawns = append(spawns, s.Proc.Name+"("+strings.Join(args, ", ")+")")
 	}
@@ -203,21 +208,21 @@ func initial(t *testing.T, p *lang.Program) (*interp.Machine, *interp.State) {
 // initialValue is the value of the input symbol s in state init: a
 // param's, or a global's (an array as stores of its elements); nil for a
 // local.
-func initialValue(m *interp.Machine, init *interp.State, s *Sym) *Term {
+func initialValue(g *Graph, m *interp.Machine, init *interp.State, s *Sym) (Ref, bool) {
 	switch {
 	case s.Kind == SymParam:
-		return Int(m.Param(s.Param))
+		return g.Int(m.Param(s.Param)), true
 	case s.Kind != SymGlobal:
-		return nil
+		return 0, false
 	case s.Var.Type == lang.IntArray:
-		arr := SymTerm(s)
+		arr := g.SymRef(s)
 		_, n := m.GlobalLocs(s.Var)
 		for i := 0; i < n; i++ {
-			arr = Store(arr, Int(int64(i)), Int(init.Global(s.Var, i)))
+			arr = g.Store(arr, g.Int(int64(i)), g.Int(init.Global(s.Var, i)))
 		}
-		return arr
+		return arr, true
 	case s.Var.Type == lang.Bool:
-		return Bool(init.Global(s.Var, 0) != 0)
+		return g.Bool(init.Global(s.Var, 0) != 0), true
 	}
-	return Int(init.Global(s.Var, 0))
+	return g.Int(init.Global(s.Var, 0)), true
 }

@@ -11,23 +11,37 @@ import (
 // Assign is the final value of one variable in a transition.
 type Assign struct {
 	Var   *lang.Var
-	Value *Term
+	Value Ref
 }
 
 // Spawn is a process created by a transition: its proc and the values of
 // its parameters.
 type Spawn struct {
 	Proc  *lang.Proc
-	Args  []*Term
+	Args  []Ref
 	Event int // which of the two processes spawned it
 }
 
-// Key is the canonical text of the spawn, spawn_P(args).
-func (s Spawn) Key() string {
-	if s.Proc == nil { // the processes an abstracted loop spawns
-		return joinKeys(s.Args)
+// Key is the canonical text of the spawn, spawn_P(args), its terms those
+// of g.
+func (s Spawn) Key(g *Graph) string {
+	args := make([]*Term, len(s.Args))
+	for i, a := range s.Args {
+		args[i], _ = g.Term(a, maxText)
 	}
-	return "spawn_" + s.Proc.Name + "(" + joinKeys(s.Args) + ")"
+	if s.Proc == nil { // the processes an abstracted loop spawns
+		return joinKeys(args)
+	}
+	return "spawn_" + s.Proc.Name + "(" + joinKeys(args) + ")"
+}
+
+// maxText is the budget of Graph.Term that never gives up.
+const maxText = int(^uint(0) >> 1)
+
+// Text is the text of r's tree view.
+func (g *Graph) Text(r Ref) string {
+	t, _ := g.Term(r, maxText)
+	return t.key
 }
 
 // Transition is one path of a system: C -> (A, S). It is taken exactly in
@@ -38,8 +52,8 @@ func (s Spawn) Key() string {
 // leaves int64 (the language's other runtime error); it is kept apart so
 // constraints read as in mathematics while the check stays available.
 type Transition struct {
-	Cond       *Term
-	NoOverflow *Term
+	Cond       Ref
+	NoOverflow Ref
 	Globals    []Assign       // final values of the globals written, by declaration order
 	Locals     [2][]Assign    // per event: final values of the locals live at Next
 	Next       [2]*lang.Point // per event: the point reached; nil when the process ends
@@ -56,18 +70,19 @@ type Transition struct {
 
 // Global returns the final value of global g, or its input symbol term when
 // the transition does not write it.
-func (t *Transition) Global(g *lang.Var, syms *Symbols) *Term {
+func (t *Transition) Global(gr *Graph, g *lang.Var, syms *Symbols) Ref {
 	for _, a := range t.Globals {
 		if a.Var == g {
 			return a.Value
 		}
 	}
-	return SymTerm(syms.Global(g))
+	return gr.SymRef(syms.Global(g))
 }
 
 // System is a deterministic transition system for one block (Events[0]) or
 // the composition of two blocks (Events[0] then Events[1]).
 type System struct {
+	G           *Graph         // holds the terms of the transitions
 	Blocks      [2]*lang.Block // Blocks[1] is nil for a single block
 	Events      int            // 1 or 2
 	Transitions []*Transition

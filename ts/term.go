@@ -174,7 +174,7 @@ func Unary(op lang.Op, x *Term) *Term {
 		case x.Kind == KOp && negCmp[x.Op] != 0:
 			return Binary(negCmp[x.Op]-1, x.Args[0], x.Args[1])
 		}
-		return &Term{Kind: KOp, Sort: SortBool, Op: op, Args: []*Term{x}, key: "!" + paren(x)}
+		return node(KOp, SortBool, op, nil, []*Term{x})
 	}
 	if x.Kind == KConst && x.Val != minInt {
 		return Int(-x.Val)
@@ -182,7 +182,7 @@ func Unary(op lang.Op, x *Term) *Term {
 	if x.Kind == KOp && x.Op == lang.OpNeg {
 		return x.Args[0]
 	}
-	return &Term{Kind: KOp, Sort: SortInt, Op: op, Args: []*Term{x}, key: "-" + paren(x)}
+	return node(KOp, SortInt, op, nil, []*Term{x})
 }
 
 // negCmp maps a comparison to its negation, plus one (0: none).
@@ -270,7 +270,7 @@ func Binary(op lang.Op, x, y *Term) *Term {
 	if op != lang.OpAdd && op != lang.OpSub && op != lang.OpMul {
 		sort = SortBool
 	}
-	return &Term{Kind: KOp, Sort: sort, Op: op, Args: []*Term{x, y}, key: paren(x) + " " + op.String() + " " + paren(y)}
+	return node(KOp, sort, op, nil, []*Term{x, y})
 }
 
 func isZero(t *Term) bool { return t.Kind == KConst && t.Sort == SortInt && t.Val == 0 }
@@ -355,11 +355,7 @@ func junction(op lang.Op, ts []*Term) *Term {
 	case 1:
 		return args[0]
 	}
-	keys := make([]string, len(args))
-	for i, a := range args {
-		keys[i] = paren(a)
-	}
-	return &Term{Kind: KOp, Sort: SortBool, Op: op, Args: args, key: strings.Join(keys, " "+op.String()+" ")}
+	return node(KOp, SortBool, op, nil, args)
 }
 
 // negKey is the key of the negation of t, cheaply for comparisons and !.
@@ -383,7 +379,7 @@ func Div(x, y *Term) *Term {
 	if isOne(y) {
 		return x
 	}
-	return &Term{Kind: KDiv, Sort: SortInt, Args: []*Term{x, y}, key: paren(x) + " / " + paren(y)}
+	return node(KDiv, SortInt, 0, nil, []*Term{x, y})
 }
 
 // Mod is the truncated remainder x % y (sign of x).
@@ -391,7 +387,7 @@ func Mod(x, y *Term) *Term {
 	if x.Kind == KConst && y.Kind == KConst && y.Val != 0 {
 		return Int(lang.Mod(x.Val, y.Val))
 	}
-	return &Term{Kind: KMod, Sort: SortInt, Args: []*Term{x, y}, key: paren(x) + " % " + paren(y)}
+	return node(KMod, SortInt, 0, nil, []*Term{x, y})
 }
 
 // Ite is if c then t else e.
@@ -404,7 +400,7 @@ func Ite(c, t, e *Term) *Term {
 	case t.Equal(e):
 		return t
 	}
-	return &Term{Kind: KIte, Sort: t.Sort, Args: []*Term{c, t, e}, key: "ite(" + joinKeys([]*Term{c, t, e}) + ")"}
+	return node(KIte, t.Sort, 0, nil, []*Term{c, t, e})
 }
 
 // Select reads element i of array a, looking through stores at constant
@@ -419,17 +415,57 @@ func Select(a, i *Term) *Term {
 	if a.Kind == KStore && a.Args[1].Equal(i) {
 		return a.Args[2]
 	}
-	return &Term{Kind: KSelect, Sort: SortInt, Args: []*Term{a, i}, key: a.key + "[" + i.key + "]"}
+	return node(KSelect, SortInt, 0, nil, []*Term{a, i})
 }
 
 // Store is array a with element i set to v.
 func Store(a, i, v *Term) *Term {
-	return &Term{Kind: KStore, Sort: SortArray, Args: []*Term{a, i, v}, key: a.key + "{" + i.key + " := " + v.key + "}"}
+	return node(KStore, SortArray, 0, nil, []*Term{a, i, v})
 }
 
 // Apply is the application of an uninterpreted function.
 func Apply(f *Fn, args ...*Term) *Term {
-	return &Term{Kind: KApply, Sort: f.Sort, Fn: f, Args: args, key: f.Name + "(" + joinKeys(args) + ")"}
+	return node(KApply, f.Sort, 0, f, args)
+}
+
+// node makes an inner term of the given shape over args as they are,
+// without simplifying: the constructors above call it once they are done,
+// and a graph's tree view ([Graph.Term]) calls it on terms the graph has
+// simplified already. It writes the term's key.
+func node(kind Kind, sort Sort, op lang.Op, fn *Fn, args []*Term) *Term {
+	t := &Term{Kind: kind, Sort: sort, Op: op, Fn: fn, Args: args}
+	switch kind {
+	case KOp:
+		switch {
+		case len(args) == 1 && op == lang.OpNot:
+			t.key = "!" + paren(args[0])
+		case len(args) == 1:
+			t.key = "-" + paren(args[0])
+		case op == lang.OpAnd || op == lang.OpOr:
+			keys := make([]string, len(args))
+			for i, a := range args {
+				keys[i] = paren(a)
+			}
+			t.key = strings.Join(keys, " "+op.String()+" ")
+		default:
+			t.key = paren(args[0]) + " " + op.String() + " " + paren(args[1])
+		}
+	case KDiv:
+		t.key = paren(args[0]) + " / " + paren(args[1])
+	case KMod:
+		t.key = paren(args[0]) + " % " + paren(args[1])
+	case KIte:
+		t.key = "ite(" + joinKeys(args) + ")"
+	case KSelect:
+		t.key = args[0].key + "[" + args[1].key + "]"
+	case KStore:
+		t.key = args[0].key + "{" + args[1].key + " := " + args[2].key + "}"
+	case KApply:
+		t.key = fn.Name + "(" + joinKeys(args) + ")"
+	default:
+		panic(fmt.Sprintf("ts: node of kind %d", kind))
+	}
+	return t
 }
 
 // Subst replaces symbols by terms (a nil result from m keeps the symbol),

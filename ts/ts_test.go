@@ -16,7 +16,7 @@ func systems(p *lang.Program) string {
 	var b strings.Builder
 	syms := NewSymbols(p)
 	for _, bl := range p.Blocks {
-		b.WriteString("T(" + bl.ID + "):\n" + Block(bl, 0, syms).String())
+		b.WriteString("T(" + bl.ID + "):\n" + Block(bl, 0, syms, NewGraph()).String())
 	}
 	for i, x := range p.Blocks {
 		for _, y := range p.Blocks[i:] {
@@ -50,21 +50,26 @@ func TestGolden(t *testing.T) {
 }
 
 func TestRangeGuards(t *testing.T) {
-	x := SymTerm(&Sym{Name: "x"})
-	y := SymTerm(&Sym{Name: "y"})
+	g := NewGraph()
+	x := g.SymRef(&Sym{Name: "x"})
+	y := g.SymRef(&Sym{Name: "y"})
 	cases := []struct {
-		t    *Term
+		t    Ref
 		want string
 	}{
-		{Binary(lang.OpAdd, x, Int(1)), "[(x + 1) <= 9223372036854775807]"},
-		{Binary(lang.OpSub, x, Int(1)), "[-9223372036854775808 <= (x - 1)]"},
-		{Binary(lang.OpAdd, x, y), "[-9223372036854775808 <= (x + y) (x + y) <= 9223372036854775807]"},
-		{Unary(lang.OpNeg, x), "[-x <= 9223372036854775807]"},
-		{Binary(lang.OpMul, Int(0), x), "[]"},
+		{g.Binary(lang.OpAdd, x, g.Int(1)), "[(x + 1) <= 9223372036854775807]"},
+		{g.Binary(lang.OpSub, x, g.Int(1)), "[-9223372036854775808 <= (x - 1)]"},
+		{g.Binary(lang.OpAdd, x, y), "[-9223372036854775808 <= (x + y) (x + y) <= 9223372036854775807]"},
+		{g.Neg(x), "[-x <= 9223372036854775807]"},
+		{g.Binary(lang.OpMul, g.Int(0), x), "[]"},
 	}
 	for _, tc := range cases {
-		if got := fmt.Sprint(newBounds[*Term](treeAlgebra{}).rangeGuards(tc.t)); got != tc.want {
-			t.Errorf("rangeGuards(%s) = %s, want %s", tc.t, got, tc.want)
+		var got []string
+		for _, r := range newBounds(g).rangeGuards(tc.t) {
+			got = append(got, g.Text(r))
+		}
+		if s := fmt.Sprint(got); s != tc.want {
+			t.Errorf("rangeGuards(%s) = %s, want %s", g.Text(tc.t), s, tc.want)
 		}
 	}
 }
@@ -79,7 +84,7 @@ func TestEmptyFunc(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs.Format(src))
 	}
-	got := Block(p.Blocks[0], 0, NewSymbols(p)).String()
+	got := Block(p.Blocks[0], 0, NewSymbols(p), NewGraph()).String()
 	if want := "true -> x := v\n"; got != want {
 		t.Errorf("T(p) =\n%swant\n%s", got, want)
 	}
@@ -101,7 +106,8 @@ init { spawn p(); spawn q(); }
 		t.Fatal(errs.Format(src))
 	}
 	syms := NewSymbols(prog)
-	ta, tb := Block(prog.Block("p"), 0, syms), Block(prog.Block("q"), 1, syms)
+	g := NewGraph()
+	ta, tb := Block(prog.Block("p"), 0, syms, g), Block(prog.Block("q"), 1, syms, g)
 	wantAB, wantBA := Compose(ta, tb, syms), Compose(tb, ta, syms)
 	if len(wantAB.Transitions) != 16 || len(wantBA.Transitions) != 16 {
 		t.Fatalf("the compositions have %d and %d transitions, want 16 and 16", len(wantAB.Transitions), len(wantBA.Transitions))

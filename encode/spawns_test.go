@@ -1,4 +1,4 @@
-package uf
+package encode
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/icgen/icgen/ts"
 )
 
-func TestSpawns(t *testing.T) {
+func TestPathSpawnsEqual(t *testing.T) {
 	t.Parallel()
 	src := `
 proc p(int a, int b) { int c = a; }
@@ -22,45 +22,45 @@ proc r(int e) { yield; assert(e > 0); }
 	x := ts.SymTerm(syms.Global(&lang.Var{Name: "x", Kind: lang.Global, Type: lang.Int}))
 	y := ts.SymTerm(syms.Global(&lang.Var{Name: "y", Kind: lang.Global, Type: lang.Int, Index: 1}))
 	p, q, r := prog.Proc("p"), prog.Proc("q"), prog.Proc("r")
-	sp := func(pr *lang.Proc, args ...*ts.Term) ts.Spawn { return ts.Spawn{Proc: pr, Args: args} }
+	sp := func(pr *lang.Proc, args ...*ts.Term) treeSpawn { return treeSpawn{Proc: pr, Args: args} }
 	sum := func(a, b *ts.Term) *ts.Term { return ts.Binary(lang.OpAdd, a, b) }
 	cases := []struct {
 		name   string
-		s1, s2 []ts.Spawn
+		s1, s2 []treeSpawn
 		want   string
 		exact  bool
 	}{
 		{"empty", nil, nil, "true", true},
-		{"count differs", []ts.Spawn{sp(q, x)}, nil, "false", true},
-		{"procs differ", []ts.Spawn{sp(q, x)}, []ts.Spawn{sp(r, x)}, "false", true},
+		{"count differs", []treeSpawn{sp(q, x)}, nil, "false", true},
+		{"procs differ", []treeSpawn{sp(q, x)}, []treeSpawn{sp(r, x)}, "false", true},
 		// p's b is dead at entry (never read): only a is compared.
-		{"dead parameter ignored", []ts.Spawn{sp(p, x, x)}, []ts.Spawn{sp(p, y, y)}, "x == y", true},
+		{"dead parameter ignored", []treeSpawn{sp(p, x, x)}, []treeSpawn{sp(p, y, y)}, "x == y", true},
 		// q's d is dead too: any two q spawns are equal modulo naming.
-		{"all dead", []ts.Spawn{sp(q, x)}, []ts.Spawn{sp(q, y)}, "true", true},
-		{"bijection", []ts.Spawn{sp(r, x), sp(r, y)}, []ts.Spawn{sp(r, y), sp(r, x)},
+		{"all dead", []treeSpawn{sp(q, x)}, []treeSpawn{sp(q, y)}, "true", true},
+		{"bijection", []treeSpawn{sp(r, x), sp(r, y)}, []treeSpawn{sp(r, y), sp(r, x)},
 			"true", true},
-		{"AC equal", []ts.Spawn{sp(r, sum(x, y))}, []ts.Spawn{sp(r, sum(y, x))}, "(x + y) == (y + x)", true},
+		{"AC equal", []treeSpawn{sp(r, sum(x, y))}, []treeSpawn{sp(r, sum(y, x))}, "(x + y) == (y + x)", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f, exact := Spawns(tc.s1, tc.s2)
+			f, exact := pathSpawnsEqual(tc.s1, tc.s2)
 			if f.Key() != tc.want || exact != tc.exact {
-				t.Errorf("Spawns = %s (exact %v), want %s (exact %v)", f.Key(), exact, tc.want, tc.exact)
+				t.Errorf("pathSpawnsEqual = %s (exact %v), want %s (exact %v)", f.Key(), exact, tc.want, tc.exact)
 			}
 		})
 	}
-	// More than MaxExact spawns of one proc: AC-normalized syntax, not exact.
-	var many1, many2 []ts.Spawn
-	for i := 0; i <= MaxExact; i++ {
+	// More than MaxExactSpawns spawns of one proc: AC-normalized syntax, not exact.
+	var many1, many2 []treeSpawn
+	for i := 0; i <= MaxExactSpawns; i++ {
 		many1 = append(many1, sp(r, sum(x, ts.Int(int64(i)))))
-		many2 = append([]ts.Spawn{sp(r, sum(ts.Int(int64(i)), x))}, many2...)
+		many2 = append([]treeSpawn{sp(r, sum(ts.Int(int64(i)), x))}, many2...)
 	}
-	if f, exact := Spawns(many1, many2); !f.IsTrue() || exact {
+	if f, exact := pathSpawnsEqual(many1, many2); !f.IsTrue() || exact {
 		t.Errorf("large AC-equal multisets: %s exact %v, want true, not exact", f, exact)
 	}
 	many2[0] = sp(r, y)
-	if f, exact := Spawns(many1, many2); !f.IsFalse() || exact {
+	if f, exact := pathSpawnsEqual(many1, many2); !f.IsFalse() || exact {
 		t.Errorf("large different multisets: %s exact %v, want false, not exact", f, exact)
 	}
 }
@@ -71,15 +71,15 @@ func TestNormalize(t *testing.T) {
 	b := ts.SymTerm(&ts.Sym{Name: "b"})
 	c := ts.SymTerm(&ts.Sym{Name: "c"})
 	add := func(x, y *ts.Term) *ts.Term { return ts.Binary(lang.OpAdd, x, y) }
-	l := Normalize(add(add(c, a), b))
-	r := Normalize(add(a, add(b, c)))
+	l := normalize(add(add(c, a), b))
+	r := normalize(add(a, add(b, c)))
 	if l.Key() != r.Key() {
 		t.Errorf("(c + a) + b and a + (b + c) normalize to %s and %s", l, r)
 	}
-	if Normalize(ts.Binary(lang.OpEq, b, a)).Key() != Normalize(ts.Binary(lang.OpEq, a, b)).Key() {
+	if normalize(ts.Binary(lang.OpEq, b, a)).Key() != normalize(ts.Binary(lang.OpEq, a, b)).Key() {
 		t.Error("== is not normalized")
 	}
-	if Normalize(ts.Binary(lang.OpSub, a, b)).Key() == Normalize(ts.Binary(lang.OpSub, b, a)).Key() {
+	if normalize(ts.Binary(lang.OpSub, a, b)).Key() == normalize(ts.Binary(lang.OpSub, b, a)).Key() {
 		t.Error("- treated as commutative")
 	}
 }
