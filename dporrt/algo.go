@@ -1,8 +1,11 @@
 package dporrt
 
 import (
+	"context"
 	"fmt"
 	"strings"
+
+	"github.com/icgen/icgen/interp"
 )
 
 // Algorithm names an exploration algorithm: a row of [Algorithms].
@@ -80,22 +83,47 @@ type Info struct {
 	// checked by the differential tests on every program they run (for an
 	// algorithm that uses ICs, when it has them).
 	AtMost []Algorithm
-	// Parallel: the algorithm runs on several workers (Options.Workers;
-	// split.go), with the same result in every count.
-	Parallel bool
+	// Parallel says how the algorithm runs on several workers
+	// (Options.Workers), if it does.
+	Parallel Parallelism
 	// Paper is the paper and algorithm it implements; Promise what it
 	// explores and preserves, in a line.
 	Paper   string
 	Promise string
 }
 
+// Parallelism is how an algorithm runs on several workers.
+type Parallelism int
+
+const (
+	// Serial: on one worker only.
+	Serial Parallelism = iota
+	// FixedSplit: every worker explores the same upper tree and claims
+	// the subtrees below it (split.go); the result is one worker's in
+	// every count, schedule and order.
+	FixedSplit
+	// SharedSplit: the workers share the upper tree's back sets and claim
+	// their entries (share.go); the final states and findings are one
+	// worker's, the counts may differ.
+	SharedSplit
+)
+
+// split returns how Explore runs the algorithm on several workers (valid
+// options: the algorithm runs on several).
+func (i Info) split() func(context.Context, *interp.Machine, Options, Info) (*Result, error) {
+	if i.Parallel == SharedSplit {
+		return exploreShared
+	}
+	return exploreSplit
+}
+
 // Algorithms lists the algorithms Explore knows, in a stable order: dfs
 // first, then the source loop's, then the optimal loop's.
 var Algorithms = []Info{
-	{Name: DFS, Loop: LoopDFS, Parallel: true,
+	{Name: DFS, Loop: LoopDFS, Parallel: FixedSplit,
 		Paper:   "exhaustive depth-first search",
 		Promise: "every interleaving: the oracle every other algorithm is checked against"},
-	{Name: SDPOR, Loop: LoopSource,
+	{Name: SDPOR, Loop: LoopSource, Parallel: SharedSplit,
 		Paper:   "Source-DPOR with source sets and sleep sets (Abdulla et al., POPL'14 / JACM'17, Alg. 1)",
 		Promise: "at least one trace per Mazurkiewicz trace, exactly one without awaits; the final states and violations of dfs"},
 	{Name: CSDPOR, Loop: LoopSource, Check: CheckState,
@@ -223,9 +251,9 @@ func (o Options) Validate() error {
 	with := func(keep func(Info) bool) string { return strings.Join(NamesWhere(keep), ", ") }
 	observers := func(a Info) bool { return a.Observers }
 	usesICs := func(a Info) bool { return a.NeedsICs }
-	parallel := func(a Info) bool { return a.Parallel }
+	parallel := func(a Info) bool { return a.Parallel != Serial }
 	switch {
-	case o.Workers > 1 && !info.Parallel:
+	case o.Workers > 1 && info.Parallel == Serial:
 		return &OptionError{"Workers", "above 1 is only for the algorithms that split their exploration (" + with(parallel) + ")"}
 	case o.Workers > 1 && o.Tree != nil:
 		return &OptionError{"Workers", "above 1 records no execution tree (Tree)"}

@@ -76,22 +76,26 @@ func benchExplore(b *testing.B, m *interp.Machine, opts Options) (states int) {
 	return states
 }
 
-// BenchmarkExploreSplit reports dfs on one worker and on two (Options.Workers)
-// over programs of 10^5 traces and more: fib (N = 4, 972,972 traces) and
-// lastzero (N = 5, 3,487,880 traces). The speedup is the ratio of the two
-// rows' ns/event; it needs two free cores.
+// BenchmarkExploreSplit reports explorations on one worker and on two
+// (Options.Workers) over programs of 10^5 traces and more: dfs on fib (N =
+// 4, 972,972 traces) and lastzero (N = 5, 3,487,880 traces), sdpor on qs
+// (N = 9, 362,880 traces) and pi (N = 9). The speedup is the ratio of the
+// two rows' ns/op (sdpor's counts may differ between them); it needs two
+// free cores.
 func BenchmarkExploreSplit(b *testing.B) {
 	for _, p := range []struct {
 		name, file string
+		algo       Algorithm
 		n          int64
-	}{{"fib", "../testdata/bench/fib.blk", 4}, {"lastzero", "../testdata/bench/lastzero.blk", 5}} {
+	}{{"fib", "../testdata/bench/fib.blk", DFS, 4}, {"lastzero", "../testdata/bench/lastzero.blk", DFS, 5},
+		{"qs-sdpor", "../testdata/bench/qs.blk", SDPOR, 9}, {"pi-sdpor", "../testdata/bench/pi.blk", SDPOR, 9}} {
 		m, err := interp.New(testprog.File(b, p.file), map[string]int64{"N": p.n})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, w := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/j%d", p.name, w), func(b *testing.B) {
-				states := benchExplore(b, m, Options{Algo: DFS, Workers: w})
+				states := benchExplore(b, m, Options{Algo: p.algo, Workers: w})
 				b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "events/s")
 			})
 		}

@@ -401,7 +401,7 @@ func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(
 	}
 	info, _ := Lookup(opts.Algo)
 	if opts.Workers > 1 {
-		return exploreSplit(ctx, m, opts, info)
+		return info.split()(ctx, m, opts, info)
 	}
 	x, ended, err := newRun(ctx, m, opts, info, onLevel)
 	if err != nil {
@@ -774,7 +774,7 @@ func (x *explorer) finding(f Finding, sched func() interp.Schedule) {
 		x.worker.findKey = append(x.worker.findKey, x.worker.key())
 	}
 	switch {
-	case x.opts.StopOnViolation && x.worker != nil:
+	case x.opts.StopOnViolation && x.worker != nil && x.worker.tree == nil:
 		// The other workers go on with what lies before it.
 		x.worker.sh.stopAt(x.worker.key())
 		x.stopped, x.res.Cut, x.res.CutBy = true, true, "violation"

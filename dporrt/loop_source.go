@@ -35,6 +35,10 @@ type level struct {
 	// where an explored one does (Alg. 1, lines 12 and 14).
 	sleep []sleeper
 	node  int // its node in the recorded tree (-1: none)
+	// shared is the node of the shared upper tree the level is (nil: the
+	// level is the explorer's own; see share.go). Its list is the back
+	// set: back, allAwake and allEnabled are not used.
+	shared *sharedNode
 	// wut is the wakeup tree of sequences to explore from E (the optimal
 	// loop).
 	wut *wut
@@ -81,6 +85,9 @@ func asleepIn(sleep []sleeper, pid interp.PID) bool {
 
 // inBack reports whether process pid (index proc) is in f's back set.
 func (x *explorer) inBack(f *level, pid interp.PID, proc int) bool {
+	if f.shared != nil {
+		return slices.Contains(f.shared.pids(), pid)
+	}
 	if slices.Contains(f.back, pid) {
 		return true
 	}
@@ -290,6 +297,10 @@ func (x *explorer) blockedRaces(k int, spawned []int, race func(i, k int) bool) 
 // they run from f.
 func (x *explorer) errorRaces(f *level, k int) {
 	x.races(k)
+	if f.shared != nil {
+		x.addEnabled(f)
+		return
+	}
 	f.allEnabled = true
 }
 
@@ -391,6 +402,10 @@ func (x *explorer) updateBack(i, k int) {
 				covered = q
 			}
 			continue
+		}
+		if f.shared != nil {
+			x.addBack(f, q.pid, initials)
+			return
 		}
 		f.back = append(f.back, q.pid)
 		return

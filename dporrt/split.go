@@ -15,7 +15,7 @@ import (
 )
 
 // This file splits an exploration among workers (Options.Workers), for
-// the algorithms whose row says Parallel: dfs.
+// the algorithms whose row says FixedSplit: dfs.
 //
 // The levels above a split depth D form the upper tree. Every worker
 // explores it whole, the same way, so every worker meets the same
@@ -44,23 +44,19 @@ import (
 //
 // The DPOR loops do not split this way, because their upper levels
 // depend on what is explored below them: the races found in a subtree add
-// to the back sets (sdpor) and wakeup trees (odpor) of the levels above.
-// Exploring every awake process at the upper levels instead, with sleep
-// sets, keeps the upper tree fixed and is sound for sdpor, but costs more
-// than the split gains (qs.blk at N=9: 11.9 million states and 1.7 million
-// sleep-set-blocked traces on two workers against 2.1 million and none on
-// one), and for odpor it misses traces: its sleep sets stand for explored
-// sequences only together with the wakeup sequences those races insert
-// above (dporrt/testdata/regress/cs-took-asleep.blk: 231 traces on two
-// workers against 240, without awaits). They need the upper tree shared,
-// the races that reach above a worker's subtree added there.
+// to the back sets of the levels above. The source loop shares those
+// levels instead (share.go).
 
 // Split describes how an exploration was split (Options.Workers): the
 // split depth, the tasks met there, and what each worker explored below
 // it (the upper tree, which every worker explores, is not counted there).
+// With Shared (share.go), the levels above the depth are shared, the tasks
+// are the entries of their back sets, and each worker's counts are all the
+// states and traces it counted, the upper levels' included.
 type Split struct {
 	Depth   int
 	Tasks   int
+	Shared  bool
 	Workers []WorkerStats
 }
 
@@ -96,6 +92,9 @@ type worker struct {
 	// where the worker first met it (see key).
 	findKey  []int
 	finalKey []int
+	// tree is the upper tree the workers share (nil: the split is on a
+	// fixed upper tree; see share.go).
+	tree *sharedTree
 }
 
 // key orders the places of the exploration as one worker meets them: the
@@ -459,31 +458,45 @@ func mergeFinals(res *Result, ws []*explorer) {
 		key, w, at int
 	}
 	var all []final
-	lost := map[uint64]bool{} // hashes of final states no worker kept
 	for wi, x := range ws {
 		for i, st := range x.res.Finals {
 			all = append(all, final{st, x.worker.finalKey[i], wi, i})
 		}
+	}
+	slices.SortFunc(all, func(a, b final) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.w, b.w), cmp.Compare(a.at, b.at))
+	})
+	sts := make([]*interp.State, len(all))
+	for i, f := range all {
+		sts[i] = f.st
+	}
+	keepFinals(res, ws, sts)
+}
+
+// keepFinals sets res's final states: the distinct ones of the workers'
+// kept states, in the order given, while they take at most
+// MaxFinalBytes; the others, and those a worker did not keep, are
+// counted by hash.
+func keepFinals(res *Result, ws []*explorer, ordered []*interp.State) {
+	lost := map[uint64]bool{} // hashes of final states not kept
+	for _, x := range ws {
 		for h, kept := range x.finals {
 			if slices.Contains(kept, nil) {
 				lost[h] = true
 			}
 		}
 	}
-	slices.SortFunc(all, func(a, b final) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.w, b.w), cmp.Compare(a.at, b.at))
-	})
 	kept := map[uint64][]*interp.State{}
 	bytes := 0
-	for _, f := range all {
-		h := f.st.Hash()
-		if slices.ContainsFunc(kept[h], f.st.Equal) {
+	for _, st := range ordered {
+		h := st.Hash()
+		if slices.ContainsFunc(kept[h], st.Equal) {
 			continue
 		}
-		if size := f.st.Size(); bytes+size <= MaxFinalBytes {
+		if size := st.Size(); bytes+size <= MaxFinalBytes {
 			bytes += size
-			kept[h] = append(kept[h], f.st)
-			res.Finals = append(res.Finals, f.st)
+			kept[h] = append(kept[h], st)
+			res.Finals = append(res.Finals, st)
 		} else {
 			lost[h] = true
 		}

@@ -122,7 +122,7 @@ func checkSplit(t *testing.T, m *interp.Machine, workers ...int) bool {
 		return false
 	}
 	for _, info := range Algorithms {
-		if !info.Parallel {
+		if info.Parallel == Serial {
 			continue
 		}
 		one, err := Explore(context.Background(), m, Options{Algo: info.Name})
@@ -137,21 +137,24 @@ func checkSplit(t *testing.T, m *interp.Machine, workers ...int) bool {
 			if ok, why := r.Agrees(oracle); !ok {
 				t.Errorf("%s on %d workers differs from dfs: %s", info.Name, n, why)
 			}
-			if why := sameRun(r, one, info.Loop == LoopDFS, info.Loop == LoopDFS); why != "" {
+			if why := sameRun(r, one, info.Parallel == FixedSplit, info.Parallel == FixedSplit); why != "" {
 				t.Errorf("%s on %d workers differs from one worker: %s", info.Name, n, why)
 			}
 			if len(one.Findings) > 0 {
-				checkStop(t, m, info.Name, n)
+				checkStop(t, m, info, n, one)
 			}
 		}
 	}
 	return true
 }
 
-// checkStop checks that with StopOnViolation the workers report the
-// finding one worker stops at, with its schedule, and stop for it.
-func checkStop(t *testing.T, m *interp.Machine, algo Algorithm, workers int) {
+// checkStop checks that with StopOnViolation the workers stop for a
+// finding: on a fixed split, the one one worker stops at, with its
+// schedule; on a shared one, one of those of all, the full run of one
+// worker.
+func checkStop(t *testing.T, m *interp.Machine, info Info, workers int, all *Result) {
 	t.Helper()
+	algo := info.Name
 	one, err := Explore(context.Background(), m, Options{Algo: algo, StopOnViolation: true})
 	if err != nil {
 		t.Fatal(err)
@@ -162,6 +165,17 @@ func checkStop(t *testing.T, m *interp.Machine, algo Algorithm, workers int) {
 	}
 	if !r.Cut || r.CutBy != "violation" {
 		t.Errorf("%s on %d workers, stopping on a violation: cut %v by %q", algo, workers, r.Cut, r.CutBy)
+	}
+	if info.Parallel == SharedSplit {
+		if len(r.Findings) == 0 {
+			t.Errorf("%s on %d workers, stopping on a violation: no finding", algo, workers)
+		}
+		for _, f := range r.Findings {
+			if !slices.ContainsFunc(all.Findings, func(g Finding) bool { return findingKey(g) == findingKey(f) }) {
+				t.Errorf("%s on %d workers, stopping on a violation: finding %s that one worker does not make", algo, workers, findingKey(f))
+			}
+		}
+		return
 	}
 	if len(r.Findings) != len(one.Findings) {
 		t.Fatalf("%s on %d workers, stopping on a violation: %d findings, one worker %d", algo, workers, len(r.Findings), len(one.Findings))

@@ -57,7 +57,7 @@ func TestCommands(t *testing.T) {
 		{"check-timeout 0", []string{"synth", "--check-timeout", "0", "../../testdata/fig1.blk"}, 2, nil, []string{"--check-timeout 0s: must be positive"}},
 		{"tries 0", []string{"check", "--tries", "0", "../../testdata/counter.blk"}, 2, nil, []string{"--tries 0: must be at least 1"}},
 		{"explore jobs negative", []string{"explore", "--algo", "dfs", "-j", "-1", "../../testdata/fig1.blk"}, 2, nil, []string{"-j/--jobs -1: must not be negative (0: all)"}},
-		{"explore jobs for sdpor", []string{"explore", "--algo", "sdpor", "-j", "2", "../../testdata/fig1.blk"}, 2, nil, []string{"-j", "only for the algorithms that split their exploration (dfs)"}},
+		{"explore jobs for odpor", []string{"explore", "--algo", "odpor", "-j", "2", "../../testdata/fig1.blk"}, 2, nil, []string{"-j", "only for the algorithms that split their exploration (dfs, sdpor)"}},
 		{"explore jobs with a tree", []string{"explore", "--algo", "dfs", "-j", "2", "--dot", "-", "../../testdata/fig1.blk"}, 2, nil, []string{"-j 2 with --dot: the execution tree is drawn on one core"}},
 		{"max-states negative", []string{"explore", "--max-states", "-1", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-states -1: must not be negative (0: no bound)"}},
 		{"max-traces negative", []string{"explore", "--max-traces", "-1", "../../testdata/fig1.blk"}, 2, nil, []string{"--max-traces -1"}},

@@ -95,17 +95,20 @@ SMT-LIB form and globals its expression's, each entry of the functions
 table the program's loop function of its name, the invariants the
 program's; otherwise explore refuses it (exit 2), naming each entry.
 
-Several cores: -j N splits a dfs exploration among N workers. The levels
-above a split depth are explored by every worker; the sequences that reach
-that depth are the tasks, each explored below by the first worker to claim
-it, and the result is the one-worker result in every count and schedule
-(the report says how the workers shared the tasks). The DPOR algorithms
-explore on one core: the races found below a level add to what the levels
-above explore, so their upper levels are not the same for every worker.
-With -j, --max-traces and --max-states are checked against the finished
-tasks and the worker's own, so a run may pass them by what the other
-workers' tasks under way add; --stop-on-violation reports the violation
-one worker stops at, the other counts being those of a cut run.
+Several cores: -j N splits a dfs or sdpor exploration among N workers
+(the report says how the workers shared the tasks). dfs: the levels above
+a split depth are explored by every worker; the sequences that reach that
+depth are the tasks, each explored below by the first worker to claim it,
+and the result is the one-worker result in every count and schedule.
+sdpor: the races found below a level add to what the levels above
+explore, so the workers share those levels' back sets and claim their
+branches; the final states and violations are the one-worker ones, the
+counts may differ (a race adds a process by what the shared level holds
+when it is found). The other algorithms explore on one core. With -j,
+--max-traces and --max-states are checked against the finished tasks and
+the worker's own, so a run may pass them by what the other workers' tasks
+under way add; --stop-on-violation reports the violation one worker stops
+at (dfs: the one -j 1 reports), the other counts being those of a cut run.
 
 Progress: on a terminal, stderr shows a line redrawn in place with the
 traces and states so far and their rates, and an estimate of the part of
@@ -289,7 +292,7 @@ interrupted (nothing is written then).`,
 	f.BoolVar(&observeFinal, "observe-final", false, "with observers: a virtual last event reads every global, so the final states are preserved too")
 	f.StringVar(&dotPath, "dot", "", "write the explored execution tree as Graphviz DOT to this file (- for stdout); see Output files")
 	f.StringVar(&svgPath, "svg", "", "write the explored execution tree as SVG to this file (needs Graphviz)")
-	f.IntVarP(&jobs, "jobs", "j", 1, "explore on this many cores (0: all), for "+strings.Join(dporrt.NamesWhere(func(a dporrt.Info) bool { return a.Parallel }), " and ")+"; see Several cores")
+	f.IntVarP(&jobs, "jobs", "j", 1, "explore on this many cores (0: all), for "+strings.Join(dporrt.NamesWhere(func(a dporrt.Info) bool { return a.Parallel != dporrt.Serial }), " and ")+"; see Several cores")
 	return cmd
 }
 
@@ -430,7 +433,11 @@ func writeExplore(e *env, l *loaded, m *interp.Machine, opts dporrt.Options, r *
 		fmt.Fprintf(w, "  final states      %d (of the traces explored: observers preserve the violations, not every final state; see --observe-final)\n", r.FinalCount)
 	}
 	if sp := r.Split; sp != nil {
-		fmt.Fprintf(w, "  workers           %d: %d tasks at depth %d, taken %s\n", len(sp.Workers), sp.Tasks, sp.Depth, workerShares(sp))
+		where := fmt.Sprintf("at depth %d", sp.Depth)
+		if sp.Shared {
+			where = fmt.Sprintf("in the shared levels above depth %d", sp.Depth)
+		}
+		fmt.Fprintf(w, "  workers           %d: %d tasks %s, taken %s\n", len(sp.Workers), sp.Tasks, where, workerShares(sp))
 	}
 	fmt.Fprintf(w, "  time              %s\n", r.Elapsed.Round(time.Microsecond))
 	fmt.Fprintf(w, "  peak memory       %.1f MiB (resident set)\n", float64(peak)/(1<<20))
@@ -611,8 +618,11 @@ func exploreLine(s dporrt.Stats) string {
 // tasks met there, and per worker the tasks it took and the traces and
 // states below them.
 type splitJSON struct {
-	Depth   int          `json:"depth"`
-	Tasks   int          `json:"tasks"`
+	Depth int `json:"depth"`
+	Tasks int `json:"tasks"`
+	// Shared: the levels above depth are shared and the tasks are their
+	// branches; the workers' counts include those levels' states.
+	Shared  bool         `json:"shared,omitempty"`
 	Workers []workerJSON `json:"workers"`
 }
 
@@ -626,7 +636,7 @@ func splitOf(r *dporrt.Result) *splitJSON {
 	if r.Split == nil {
 		return nil
 	}
-	out := &splitJSON{Depth: r.Split.Depth, Tasks: r.Split.Tasks}
+	out := &splitJSON{Depth: r.Split.Depth, Tasks: r.Split.Tasks, Shared: r.Split.Shared}
 	for _, w := range r.Split.Workers {
 		out.Workers = append(out.Workers, workerJSON(w))
 	}

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -47,6 +49,57 @@ func TestExploreJobs(t *testing.T) {
 		delete(two, "split")
 		if !reflect.DeepEqual(one, two) {
 			t.Errorf("%v: -j 2 reports\n%v\nwhere -j 1 reports\n%v", c.args, two, one)
+		}
+	}
+}
+
+// TestExploreJobsShared: sdpor -j 2 reports the final states and findings
+// -j 1 reports, and a shared split.
+func TestExploreJobsShared(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-D", "N=4", "../../testdata/bench/lastzero.blk"}, 0},
+		{[]string{"-D", "c=-1", "../../testdata/counter.blk"}, 1},
+		{[]string{"-D", "N=6", "../../testdata/bench/qs.blk"}, 0},
+		{[]string{"../../dporrt/testdata/regress/cs-suc.blk"}, 1},
+	} {
+		runJSON := func(jobs string) map[string]any {
+			t.Helper()
+			out, errOut, code := icgen(append([]string{"explore", "--algo", "sdpor", "--json", "-j", jobs}, c.args...)...)
+			if code != c.code {
+				t.Fatalf("%v -j %s: exit %d, want %d\n%s", c.args, jobs, code, c.code, errOut)
+			}
+			var v map[string]any
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatalf("%v -j %s: %v\n%s", c.args, jobs, err, out)
+			}
+			return v
+		}
+		one, two := runJSON("1"), runJSON("2")
+		split, _ := two["split"].(map[string]any)
+		if split["shared"] != true {
+			t.Errorf("%v -j 2: split %v, want a shared one", c.args, split)
+		}
+		for _, k := range []string{"final_states", "final_states_all"} {
+			if one[k] != two[k] {
+				t.Errorf("%v: -j 2 reports %s %v, -j 1 %v", c.args, k, two[k], one[k])
+			}
+		}
+		sites := func(v map[string]any) []string {
+			var out []string
+			fs, _ := v["findings"].([]any)
+			for _, f := range fs {
+				f := f.(map[string]any)
+				out = append(out, fmt.Sprint(f["kind"], f["line"], f["col"], f["message"]))
+			}
+			slices.Sort(out)
+			return out
+		}
+		if a, b := sites(one), sites(two); !slices.Equal(a, b) {
+			t.Errorf("%v: -j 2 finds %v, -j 1 %v", c.args, b, a)
 		}
 	}
 }
