@@ -91,11 +91,15 @@ type Options struct {
 	AssumeNoOverflow bool
 	// Workers, above 1, splits the exploration among that many workers
 	// (goroutines), for the algorithms whose row says Parallel: see
-	// split.go for what the split keeps and what it changes.
+	// split.go and share.go for what the split keeps and what it changes.
 	Workers int
 	// cellList, when positive, replaces maxCellList (the tests lower it,
 	// so that small arrays stand whole by their interp.WholeLoc).
 	cellList int
+	// eagerPublish makes the workers of a shared split publish their
+	// levels whenever no entry is left, not only when one waits (the
+	// tests use it to publish often; see publish).
+	eagerPublish bool
 	_        struct{}
 }
 

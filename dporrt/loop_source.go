@@ -37,8 +37,10 @@ type level struct {
 	node  int // its node in the recorded tree (-1: none)
 	// shared is the node of the shared upper tree the level is (nil: the
 	// level is the explorer's own; see share.go). Its list is the back
-	// set: back, allAwake and allEnabled are not used.
+	// set: back, allAwake and allEnabled are not used. resume is where a
+	// level published while the loop was on it goes on (see publish).
 	shared *sharedNode
+	resume int
 	// wut is the wakeup tree of sequences to explore from E (the optimal
 	// loop).
 	wut *wut
@@ -178,6 +180,15 @@ func (x *explorer) source(depth int) {
 		f.back = []interp.PID{first}
 	}
 	for {
+		if w := x.worker; w != nil && w.tree != nil {
+			if f.shared == nil && w.tree.publishes() {
+				x.publish()
+			}
+			if f.shared != nil { // published: the rest is shared
+				x.sharedLoop(depth, f.resume, nil)
+				return
+			}
+		}
 		x.forceSkipped(f)
 		pid, found := x.next(f)
 		if !found {

@@ -39,6 +39,10 @@ import (
 //     claimed. A worker with nothing left waits for an entry nobody has
 //     claimed, then replays the path from the root to it (stepping, not
 //     counting) and goes on from there, back up to the root.
+//   - Published levels. While a worker waits and no entry is left, a worker
+//     below D shares its own levels down to one with an entry left to
+//     explore (publish): their back sets become lists, what it explored
+//     claimed. So a tree that branches below D is shared too.
 //
 // What is kept: the final states and the findings of one worker. The
 // complete traces, states and sleep-set-blocked traces may differ: which
@@ -87,6 +91,11 @@ type sharedTree struct {
 	idle    int
 	done    chan struct{} // closed when the exploration ends
 	ended   bool
+	// hungry counts the workers waiting for an entry: a worker in a
+	// subtree of its own then publishes its levels (see publish); with
+	// eager, whenever none is left.
+	hungry atomic.Int32
+	eager  bool
 }
 
 func newSharedTree(depth, workers int) *sharedTree {
@@ -188,7 +197,9 @@ func (t *sharedTree) next(stop <-chan struct{}) ([]int, bool) {
 			t.cond.Broadcast()
 			return nil, false
 		}
+		t.hungry.Add(1)
 		t.cond.Wait()
+		t.hungry.Add(-1)
 	}
 }
 
@@ -270,7 +281,15 @@ func (x *explorer) sharedLevel(depth int, path []int, first bool) {
 		t.mu.Unlock()
 	}
 	f.asleep0 = len(f.sleep)
-	for c := 0; ; c++ {
+	x.sharedLoop(depth, 0, path)
+}
+
+// sharedLoop takes the entries of the shared level depth from entry from
+// on (see sharedLevel for path).
+func (x *explorer) sharedLoop(depth, from int, path []int) {
+	f := x.levels[depth]
+	n := f.shared
+	for c := from; ; c++ {
 		var pid interp.PID
 		var mine, ok bool
 		switch {
@@ -328,14 +347,14 @@ func (x *explorer) sharedEntry(f *level, c int, pid interp.PID, mine bool, path 
 	x.blockedRaces(len(x.seq)-1, spawned, x.race)
 	child := x.enter(x.childSleep(f, ev), ev, spawned)
 	t := x.worker.tree
-	if child.depth < t.depth {
-		t.mu.Lock()
-		k := f.shared.kids[c]
-		if k == nil {
-			k = &sharedNode{parent: f.shared, at: c, depth: child.depth}
-			f.shared.kids[c] = k
-		}
-		t.mu.Unlock()
+	t.mu.Lock()
+	k := f.shared.kids[c]
+	if k == nil && child.depth < t.depth {
+		k = &sharedNode{parent: f.shared, at: c, depth: child.depth}
+		f.shared.kids[c] = k
+	}
+	t.mu.Unlock()
+	if k != nil { // shared above D, or published (see publish)
 		child.shared = k
 		x.sharedLevel(child.depth, path, mine)
 	} else {
@@ -347,6 +366,76 @@ func (x *explorer) sharedEntry(f *level, c int, pid interp.PID, mine bool, path 
 	}
 	return ev
 }
+
+// publish shares the levels of the worker's own subtree, when another
+// worker waits for an entry and none is left: from the first of its own
+// levels down to the shallowest one with an entry left to explore, each
+// becomes a node of the shared tree whose list is its back set, the
+// entries it explored (or that are asleep) claimed by it, the entry it is
+// under its own. The loops of those levels go on as shared ones (see
+// source). A level whose back set stands for every awake or enabled
+// process (allAwake, allEnabled) is not published, nor anything below it.
+//
+// One worker's levels below D are its own, so a tree that branches below
+// D would leave the others idle while one explores it; publishing on
+// demand gives them its entries, wherever the branching is.
+func (x *explorer) publish() {
+	t := x.worker.tree
+	first := len(x.levels)
+	for j, f := range x.levels {
+		if f.shared == nil {
+			first = j
+			break
+		}
+	}
+	last := -1
+	for j := first; j < len(x.levels); j++ {
+		f := x.levels[j]
+		if f.allAwake || f.allEnabled {
+			break
+		}
+		if slices.ContainsFunc(f.back, func(p interp.PID) bool { return !f.done.has(p) && !f.asleep(p) }) {
+			last = j
+			break
+		}
+	}
+	if first == 0 || last < 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n, _ := t.unclaimedLocked(); n != nil {
+		return // an entry is left for the waiting workers
+	}
+	for j := first; j <= last; j++ {
+		f, up := x.levels[j], x.levels[j-1].shared
+		at := slices.Index(up.pids(), x.seq[j-1].pid)
+		n := &sharedNode{parent: up, at: at, depth: j}
+		l := slices.Clone(f.back)
+		n.list.Store(&l)
+		n.claimed = make([]bool, len(l))
+		n.kids = make([]*sharedNode, len(l))
+		f.resume = 0
+		for i, p := range l {
+			if f.done.has(p) || f.asleep(p) {
+				n.claimed[i] = true
+			}
+			if f.done.has(p) {
+				f.resume = i + 1
+			}
+		}
+		up.kids[at] = n
+		f.shared = n
+		if slices.Contains(n.claimed, false) {
+			n.open = true
+			t.open = append(t.open, n)
+		}
+	}
+	t.cond.Broadcast()
+}
+
+// publishes reports whether the worker should publish its levels now.
+func (t *sharedTree) publishes() bool { return t.eager || t.hungry.Load() > 0 }
 
 // flush adds the worker's counts since the last flush to the shared ones
 // the bounds compare.
@@ -399,6 +488,7 @@ func exploreShared(ctx context.Context, m *interp.Machine, opts Options, info In
 		sh.progress = opts.Progress
 	}
 	tree := newSharedTree(depth, n)
+	tree.eager = opts.eagerPublish
 	ws := make([]*explorer, n)
 	for w := range ws {
 		wopts := one

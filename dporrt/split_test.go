@@ -140,6 +140,16 @@ func checkSplit(t *testing.T, m *interp.Machine, workers ...int) bool {
 			if why := sameRun(r, one, info.Parallel == FixedSplit, info.Parallel == FixedSplit); why != "" {
 				t.Errorf("%s on %d workers differs from one worker: %s", info.Name, n, why)
 			}
+			if info.Parallel == SharedSplit {
+				// Levels published as often as they can be.
+				r, err := Explore(context.Background(), m, Options{Algo: info.Name, Workers: n, eagerPublish: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if why := sameRun(r, one, false, false); why != "" {
+					t.Errorf("%s on %d workers publishing eagerly differs from one worker: %s", info.Name, n, why)
+				}
+			}
 			if len(one.Findings) > 0 {
 				checkStop(t, m, info, n, one)
 			}

@@ -435,7 +435,7 @@ func writeExplore(e *env, l *loaded, m *interp.Machine, opts dporrt.Options, r *
 	if sp := r.Split; sp != nil {
 		where := fmt.Sprintf("at depth %d", sp.Depth)
 		if sp.Shared {
-			where = fmt.Sprintf("in the shared levels above depth %d", sp.Depth)
+			where = fmt.Sprintf("in the shared levels (above depth %d, and those published)", sp.Depth)
 		}
 		fmt.Fprintf(w, "  workers           %d: %d tasks %s, taken %s\n", len(sp.Workers), sp.Tasks, where, workerShares(sp))
 	}
