@@ -79,8 +79,14 @@ func (q *query) declare(lines ...string) {
 	}
 }
 
-// term adds a ts term and its declarations.
-func (q *query) term(t *ts.Term) {
+// runs is the condition under which a path system runs to completion
+// without a runtime error (encode.Runs), with the graph that holds it.
+func runs(s *ts.System) (*ts.Graph, ts.Ref) { return s.G, encode.Runs(s) }
+
+// term adds term r of graph g, written as a tree (so that it does not
+// share definitions with the query's graph), and its declarations.
+func (q *query) term(g *ts.Graph, r ts.Ref) {
+	t := g.Tree(r)
 	q.declare(strings.Split(encode.Collect(t).Declarations(), "\n")...)
 	q.terms = append(q.terms, encode.SMT(t))
 }

@@ -3,6 +3,7 @@ package ts
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 
 	"github.com/icgen/icgen/lang"
 )
@@ -24,6 +25,7 @@ type Graph struct {
 	sel   map[[2]Ref]Ref // memo of Select
 	arr   map[Ref][]Ref  // memo of the indices a store/ite array term writes
 	base  map[Ref]Ref    // memo of the base array of a store/ite array term (-1: several)
+	fns   map[string]*Fn // the path executor's functions, by name (namedFn)
 	// Limit bounds the number of nodes; past it Over is set and
 	// constructors keep working (their results are then unused).
 	Limit int
@@ -55,7 +57,7 @@ const MaxGraph = 1 << 21
 
 // NewGraph returns an empty graph.
 func NewGraph() *Graph {
-	return &Graph{index: map[gkey]Ref{}, sel: map[[2]Ref]Ref{}, arr: map[Ref][]Ref{}, base: map[Ref]Ref{}, Limit: MaxGraph}
+	return &Graph{index: map[gkey]Ref{}, sel: map[[2]Ref]Ref{}, arr: map[Ref][]Ref{}, base: map[Ref]Ref{}, fns: map[string]*Fn{}, Limit: MaxGraph}
 }
 
 func (g *Graph) mk(n gnode) Ref {
@@ -374,6 +376,17 @@ func (g *Graph) Apply(f *Fn, args ...Ref) Ref {
 	return g.mk(gnode{kind: KApply, sort: f.Sort, fn: f, args: append([]Ref(nil), args...)})
 }
 
+// namedFn is the graph's function of f's name: f, or the one of that name
+// asked for first. A function's name says what it stands for (Fn), and
+// applications are hash-consed by function.
+func (g *Graph) namedFn(f *Fn) *Fn {
+	if known, ok := g.fns[f.Name]; ok {
+		return known
+	}
+	g.fns[f.Name] = f
+	return f
+}
+
 // arrayBase is the one array a store/ite term is built on, or -1.
 func (g *Graph) arrayBase(a Ref) Ref {
 	if b, ok := g.base[a]; ok {
@@ -627,3 +640,77 @@ func (g *Graph) Reach(f func(Ref), roots ...Ref) {
 		walk(r)
 	}
 }
+
+// TextLen is the length of the text of r's tree view ([Graph.Term]),
+// computed over the graph without writing it (saturating at the largest
+// int): the size of r written out as a tree, which a DAG can make
+// exponential. memo holds the lengths so far and may be shared by calls.
+func (g *Graph) TextLen(r Ref, memo map[Ref]int) int {
+	if n, ok := memo[r]; ok {
+		return n
+	}
+	n := g.nodes[r]
+	sum := func(xs ...int) int {
+		s := 0
+		for _, x := range xs {
+			if s += x; s < 0 || s > maxTextLen {
+				return maxTextLen
+			}
+		}
+		return s
+	}
+	arg := func(a Ref) int { return g.TextLen(a, memo) }
+	parg := func(a Ref) int {
+		if k := g.nodes[a].kind; k == KOp && len(g.nodes[a].args) >= 2 || k == KDiv || k == KMod {
+			return sum(arg(a), 2)
+		}
+		return arg(a)
+	}
+	joined := func(sep int, f func(Ref) int) int {
+		s := 0
+		for i, a := range n.args {
+			if i > 0 {
+				s = sum(s, sep)
+			}
+			s = sum(s, f(a))
+		}
+		return s
+	}
+	var l int
+	switch n.kind {
+	case KConst:
+		switch {
+		case n.sort == SortBool && n.val != 0:
+			l = len("true")
+		case n.sort == SortBool:
+			l = len("false")
+		default:
+			l = len(strconv.FormatInt(n.val, 10))
+		}
+	case KSym:
+		l = len(n.sym.Name)
+	case KOp:
+		switch {
+		case len(n.args) == 1:
+			l = sum(1, parg(n.args[0]))
+		case n.op == lang.OpAnd || n.op == lang.OpOr:
+			l = joined(len(n.op.String())+2, parg)
+		default:
+			l = sum(parg(n.args[0]), len(n.op.String())+2, parg(n.args[1]))
+		}
+	case KDiv, KMod:
+		l = sum(parg(n.args[0]), 3, parg(n.args[1]))
+	case KIte:
+		l = sum(len("ite()"), joined(2, arg))
+	case KSelect:
+		l = sum(arg(n.args[0]), 2, arg(n.args[1]))
+	case KStore:
+		l = sum(arg(n.args[0]), len("{ := }"), arg(n.args[1]), arg(n.args[2]))
+	case KApply:
+		l = sum(len(n.fn.Name), 2, joined(2, arg))
+	}
+	memo[r] = l
+	return l
+}
+
+const maxTextLen = int(^uint(0) >> 1)
