@@ -83,12 +83,11 @@ func (q *query) declare(lines ...string) {
 // without a runtime error (encode.Runs), with the graph that holds it.
 func runs(s *ts.System) (*ts.Graph, ts.Ref) { return s.G, encode.Runs(s) }
 
-// term adds term r of graph g, written as a tree (so that it does not
-// share definitions with the query's graph), and its declarations.
+// term adds term r of graph g, written as a tree (so that it shares no
+// definitions with the query's graph), and its declarations.
 func (q *query) term(g *ts.Graph, r ts.Ref) {
-	t := g.Tree(r)
-	q.declare(strings.Split(encode.Collect(t).Declarations(), "\n")...)
-	q.terms = append(q.terms, encode.SMT(t))
+	q.declare(strings.Split(encode.CollectGraph(g, r).Declarations(), "\n")...)
+	q.terms = append(q.terms, encode.SMT(g, r))
 }
 
 // graph adds terms of a merged formula's graph (pos as they are, neg

@@ -14,11 +14,13 @@ import (
 // reused many times is stored once.
 type Ref int32
 
-// Graph is a hash-consed DAG of terms: the term store of the merged
-// symbolic execution ([MergeBlock]). Its constructors simplify like the
-// tree constructors ([Binary], [And], [Ite], ...), and read-over-write is
-// applied as terms are built, so selects only read input arrays (or arrays
-// a loop function returns). A graph is not safe for concurrent use.
+// Graph is a hash-consed DAG of terms: the one term algebra of synthesis,
+// where both executors ([Block], [MergeBlock]) and the encoders build their
+// terms. Its constructors simplify (constant folding, neutral elements,
+// flattened and/or, negation pushed into comparisons), and read-over-write
+// is applied as terms are built, so selects only read input arrays (or
+// arrays a loop function returns). Trees ([Term]) are only views of its
+// terms. A graph is not safe for concurrent use.
 type Graph struct {
 	nodes []gnode
 	index map[gkey]Ref
@@ -159,9 +161,11 @@ func (g *Graph) Unary(op lang.Op, x Ref) Ref {
 // Implies is !a || b.
 func (g *Graph) Implies(a, b Ref) Ref { return g.Or(g.Not(a), b) }
 
-// Binary builds x op y with the simplifications of the tree constructor
-// [Binary]; equality of two arrays over one base array becomes the
-// equality of the elements either side writes.
+// Binary builds x op y with light simplification: constant folding (when
+// it cannot overflow), neutral elements, and x op x; equality of two
+// arrays over one base array becomes the equality of the elements either
+// side writes. Division and modulo are KDiv/KMod terms (truncated
+// semantics), built by Div and Mod.
 func (g *Graph) Binary(op lang.Op, x, y Ref) Ref {
 	switch op {
 	case lang.OpDiv:
@@ -229,6 +233,37 @@ func (g *Graph) Binary(op lang.Op, x, y Ref) Ref {
 		sort = SortBool
 	}
 	return g.mk(gnode{kind: KOp, sort: sort, op: op, args: []Ref{x, y}})
+}
+
+// fold evaluates op on constants; ok is false when the result would overflow.
+func fold(op lang.Op, x, y int64) (int64, bool) {
+	b := func(c bool) (int64, bool) {
+		if c {
+			return 1, true
+		}
+		return 0, true
+	}
+	switch op {
+	case lang.OpAdd:
+		return lang.Add(x, y)
+	case lang.OpSub:
+		return lang.Sub(x, y)
+	case lang.OpMul:
+		return lang.Mul(x, y)
+	case lang.OpLt:
+		return b(x < y)
+	case lang.OpLe:
+		return b(x <= y)
+	case lang.OpGt:
+		return b(x > y)
+	case lang.OpGe:
+		return b(x >= y)
+	case lang.OpEq:
+		return b(x == y)
+	case lang.OpNe:
+		return b(x != y)
+	}
+	return 0, false
 }
 
 // And is the conjunction, flattening and dropping true; false when it holds
@@ -550,35 +585,6 @@ func (g *Graph) Subst(r Ref, m func(*Sym) (Ref, bool), memo map[Ref]Ref) Ref {
 	return out
 }
 
-// FromTerm copies a tree term into the graph, each shared subterm once.
-func (g *Graph) FromTerm(t *Term) Ref { return g.fromTerm(t, map[*Term]Ref{}) }
-
-func (g *Graph) fromTerm(t *Term, memo map[*Term]Ref) Ref {
-	if r, ok := memo[t]; ok {
-		return r
-	}
-	r := g.fromTermNode(t, memo)
-	memo[t] = r
-	return r
-}
-
-func (g *Graph) fromTermNode(t *Term, memo map[*Term]Ref) Ref {
-	switch t.Kind {
-	case KConst:
-		if t.Sort == SortBool {
-			return g.Bool(t.Val != 0)
-		}
-		return g.Int(t.Val)
-	case KSym:
-		return g.SymRef(t.Sym)
-	}
-	args := make([]Ref, len(t.Args))
-	for i, a := range t.Args {
-		args[i] = g.fromTerm(a, memo)
-	}
-	return g.build(t.Kind, t.Op, t.Fn, args)
-}
-
 // Term expands r into a tree term, giving up (false) where its text
 // passes budget characters: a DAG can be exponentially smaller than its
 // tree. Every subterm's text is part of r's, so the expansion stops at the
@@ -595,13 +601,9 @@ func (g *Graph) Term(r Ref, budget int) (*Term, bool) {
 		var t *Term
 		switch n.kind {
 		case KConst:
-			if n.sort == SortBool {
-				t = Bool(n.val != 0)
-			} else {
-				t = Int(n.val)
-			}
+			t = leaf(KConst, n.sort, n.val, nil)
 		case KSym:
-			t = SymTerm(n.sym)
+			t = leaf(KSym, n.sort, 0, n.sym)
 		default:
 			args := make([]*Term, len(n.args))
 			for i, a := range n.args {
