@@ -27,7 +27,7 @@ type Graph struct {
 	sel   map[[2]Ref]Ref // memo of Select
 	arr   map[Ref][]Ref  // memo of the indices a store/ite array term writes
 	base  map[Ref]Ref    // memo of the base array of a store/ite array term (-1: several)
-	fns   map[string]*Fn // the path executor's functions, by name (namedFn)
+	fns   map[string]*Fn // the loops' functions, by name (namedFn)
 	// Limit bounds the number of nodes; past it Over is set and
 	// constructors keep working (their results are then unused).
 	Limit int
