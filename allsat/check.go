@@ -111,15 +111,15 @@ type Value struct {
 	Text string
 }
 
-// Check proves or refutes a condition (a term over F's input symbols,
-// which may mention symbols F does not) as an independence constraint of
+// Check proves or refutes a condition (term c of graph g, over F's input
+// symbols, which may mention symbols F does not) as an independence constraint of
 // the pair: Assume & c & !F unsat proves it; a model refutes it, and its
 // values of every symbol of F, the invariants and c are returned. The
 // model refutes c against F: when F is not exact (f.Exact), the two orders
 // may still commute there.
-func Check(f *encode.Formula, c *ts.Term, opts Options) (*Checked, error) {
+func Check(f *encode.Formula, g *ts.Graph, c ts.Ref, opts Options) (*Checked, error) {
 	if f.Unknown != "" {
 		return &Checked{Reason: f.Unknown}, nil
 	}
-	return checkImplies(f, f.Graph.FromTerm(c), opts)
+	return checkImplies(f, f.Graph.Import(g, c), opts)
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/icgen/icgen/encode"
 	"github.com/icgen/icgen/ic"
-	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
 
@@ -103,6 +102,8 @@ type cover struct {
 	sess           *session
 	models, refute *solver
 	formula        *formulaText
+	graph          *ts.Graph
+	atomRefs       []ts.Ref
 	atoms          []*ts.Term
 	atomH, bH      []handle // the atoms and their indicators b_i
 	cost, levels   []int
@@ -151,7 +152,7 @@ func newCover(f *encode.Formula, opts Options, res *Result) (*cover, error) {
 	}
 	n := len(pb.atoms)
 	fF, inv, defs := hs[0], hs[1], hs[2+2*n:]
-	c := &cover{opts: opts, res: res, sess: sess, formula: pb.formula, atoms: pb.atoms,
+	c := &cover{opts: opts, res: res, sess: sess, formula: pb.formula, graph: pb.graph, atomRefs: pb.atomRefs, atoms: pb.atoms,
 		atomH: hs[2 : 2+n], bH: hs[2+n : 2+2*n], cost: pb.cost, levels: levels(pb.cost), seen: map[string]bool{}}
 	c.models = sess.newSolver()
 	c.models.assert(inv)
@@ -341,9 +342,13 @@ func (c *cover) shrink(lits []lit) (kept []lit, reason string, ok bool) {
 // emit adds the constraint of implicant kept to the result, once; an
 // implicant an IC file cannot hold counts as unwritable.
 func (c *cover) emit(kept []lit) error {
-	con, ok, err := emit(c.sess, c.formula, c.atoms, kept, c.each())
-	if err != nil {
-		return err
+	var con ic.Constraint
+	t, ok := c.implicant(kept)
+	if ok {
+		var err error
+		if con, ok, err = emit(c.sess, c.formula, t, c.each()); err != nil {
+			return err
+		}
 	}
 	c.res.Checks += 2
 	if !ok {
@@ -401,23 +406,30 @@ type lit struct {
 	pos  bool
 }
 
-// emit turns an implicant into a constraint in canonical form, proving the
-// canonical form again (C & !F unsat); if that proof fails or is not
-// reached, the raw implicant, proven by the enumeration, is used. An atom
-// without a tree form (nil: too large to print) makes the implicant
-// unwritable.
-func emit(sess *session, fm *formulaText, atoms []*ts.Term, kept []lit, deadline time.Time) (ic.Constraint, bool, error) {
-	terms := make([]*ts.Term, len(kept))
+// implicant is the conjunction of the literals kept, as a tree view;
+// false when an atom has no tree view (too large to print), which makes
+// the implicant unwritable. It is built in a graph of its own: the
+// formula's stays as the cover found it.
+func (c *cover) implicant(kept []lit) (*ts.Term, bool) {
+	h := ts.NewGraph()
+	conj := make([]ts.Ref, len(kept))
 	for k, l := range kept {
-		if atoms[l.atom] == nil {
-			return ic.Constraint{}, false, nil
+		if c.atoms[l.atom] == nil {
+			return nil, false
 		}
-		terms[k] = atoms[l.atom]
+		conj[k] = h.Import(c.graph, c.atomRefs[l.atom])
 		if !l.pos {
-			terms[k] = ts.Unary(lang.OpNot, atoms[l.atom])
+			conj[k] = h.Not(conj[k])
 		}
 	}
-	raw, err := ToExpr(ts.And(terms...))
+	return h.Tree(h.And(conj...)), true
+}
+
+// emit turns an implicant into a constraint in canonical form, proving the
+// canonical form again (C & !F unsat); if that proof fails or is not
+// reached, the raw implicant, proven by the enumeration, is used.
+func emit(sess *session, fm *formulaText, implicant *ts.Term, deadline time.Time) (ic.Constraint, bool, error) {
+	raw, err := ToExpr(implicant)
 	if err != nil {
 		return ic.Constraint{}, false, nil // not expressible in IC files: not emitted
 	}

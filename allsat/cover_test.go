@@ -62,7 +62,7 @@ func TestCoverBruteForce(t *testing.T) {
 					if err != nil {
 						continue // F mentions arrays whole: not evaluable here
 					}
-					names := encode.Collect(tf).Syms
+					names := encode.CollectGraph(f.Graph, f.F).Syms
 					for k := 0; k < 400; k++ {
 						pt := pointEnv{}
 						for _, s := range names {
@@ -170,21 +170,22 @@ func TestCoverPrefersFewerGlobals(t *testing.T) {
 
 func TestGlobals(t *testing.T) {
 	t.Parallel()
-	g := ts.SymTerm(&ts.Sym{Name: "g", Kind: ts.SymGlobal})
-	arr := ts.SymTerm(&ts.Sym{Name: "a", Kind: ts.SymGlobal, Sort: ts.SortArray})
-	l := ts.SymTerm(&ts.Sym{Name: "i", Kind: ts.SymLocal})
-	l2 := ts.SymTerm(&ts.Sym{Name: "i'", Kind: ts.SymLocal, Event: 1})
+	gr := ts.NewGraph()
+	g := gr.SymRef(&ts.Sym{Name: "g", Kind: ts.SymGlobal})
+	arr := gr.SymRef(&ts.Sym{Name: "a", Kind: ts.SymGlobal, Sort: ts.SortArray})
+	l := gr.SymRef(&ts.Sym{Name: "i", Kind: ts.SymLocal})
+	l2 := gr.SymRef(&ts.Sym{Name: "i'", Kind: ts.SymLocal, Event: 1})
 	cases := []struct {
-		t    *ts.Term
+		t    ts.Ref
 		want string
 	}{
-		{ts.Binary(lang.OpNe, l, l2), ""},
-		{ts.Binary(lang.OpLt, g, l), "g"},
-		{ts.Binary(lang.OpEq, ts.Select(arr, l), ts.Ite(ts.Binary(lang.OpEq, l, l2), g, ts.Select(arr, l))), "a, g"},
+		{gr.Binary(lang.OpNe, l, l2), ""},
+		{gr.Binary(lang.OpLt, g, l), "g"},
+		{gr.Binary(lang.OpEq, gr.Select(arr, l), gr.Ite(gr.Binary(lang.OpEq, l, l2), g, gr.Select(arr, l))), "a, g"},
 	}
 	for _, tc := range cases {
-		if got := strings.Join(Globals(tc.t), ", "); got != tc.want {
-			t.Errorf("Globals(%s) = %q, want %q", tc.t, got, tc.want)
+		if got := strings.Join(Globals(gr.Tree(tc.t)), ", "); got != tc.want {
+			t.Errorf("Globals(%s) = %q, want %q", gr.Text(tc.t), got, tc.want)
 		}
 	}
 }

@@ -28,16 +28,18 @@ func textOf(f *encode.Formula, extra ...ts.Ref) *formulaText {
 }
 
 // problem is what the cover enumerates over: the formula, its atoms as
-// SMT-LIB2 and as tree terms (nil when too large to print), and the
-// number of globals each atom reads.
+// terms of the formula's graph, as SMT-LIB2 and as tree views (nil when
+// too large to print), and the number of globals each atom reads.
 type problem struct {
-	formula *formulaText
-	decls   string
-	f       string
-	assume  string
-	atoms   []*ts.Term
-	atomSMT []string
-	cost    []int
+	formula  *formulaText
+	decls    string
+	f        string
+	assume   string
+	graph    *ts.Graph
+	atomRefs []ts.Ref
+	atoms    []*ts.Term
+	atomSMT  []string
+	cost     []int
 }
 
 // MaxAtomText bounds the text of one atom printed as a tree; a larger
@@ -50,7 +52,7 @@ func coverProblem(f *encode.Formula) *problem {
 	roots := append([]ts.Ref{f.F, f.Assume}, refs...)
 	d := encode.CollectGraph(g, roots...)
 	defs, exprs := encode.GraphSMT(g, roots...)
-	p := &problem{formula: textOf(f), decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], atomSMT: exprs[2:]}
+	p := &problem{formula: textOf(f), decls: d.Declarations() + defs, f: exprs[0], assume: exprs[1], graph: g, atomRefs: refs, atomSMT: exprs[2:]}
 	for _, a := range refs {
 		t, ok := g.Term(a, MaxAtomText)
 		if !ok {

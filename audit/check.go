@@ -284,8 +284,8 @@ func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr
 	r.Reason = "where a constraint and the guard hold, an order can overflow int64"
 	sp := &space{p: c.m.Prog, a: a, b: b, syms: c.syms, m: c.m, funcs: c.funcs, checks: []*ic.Expr{r.Claim.Expr, g}}
 	alone := region.clone()
-	alone.term(encode.Runs(ts.Block(a, 0, c.syms, ts.NewGraph())))
-	alone.term(encode.Runs(ts.Block(b, 1, c.syms, ts.NewGraph())))
+	alone.term(runs(ts.Block(a, 0, c.syms, ts.NewGraph())))
+	alone.term(runs(ts.Block(b, 1, c.syms, ts.NewGraph())))
 	overflow := func(w *Witness) bool { return w.Kind == Error }
 	r.Witness, r.NoWitness, err = c.pr.search(ctx, sp, []stage{{region: alone, pinned: true, accept: overflow}})
 	c.rename(r.Witness)

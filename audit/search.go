@@ -79,10 +79,15 @@ func (q *query) declare(lines ...string) {
 	}
 }
 
-// term adds a ts term and its declarations.
-func (q *query) term(t *ts.Term) {
-	q.declare(strings.Split(encode.Collect(t).Declarations(), "\n")...)
-	q.terms = append(q.terms, encode.SMT(t))
+// runs is the condition under which a path system runs to completion
+// without a runtime error (encode.Runs), with the graph that holds it.
+func runs(s *ts.System) (*ts.Graph, ts.Ref) { return s.G, encode.Runs(s) }
+
+// term adds term r of graph g, written as a tree (so that it shares no
+// definitions with the query's graph), and its declarations.
+func (q *query) term(g *ts.Graph, r ts.Ref) {
+	q.declare(strings.Split(encode.CollectGraph(g, r).Declarations(), "\n")...)
+	q.terms = append(q.terms, encode.SMT(g, r))
 }
 
 // graph adds terms of a merged formula's graph (pos as they are, neg

@@ -17,9 +17,11 @@
 //
 // Either way the [Formula] holds its conditions (F, the overflow guard,
 // the invariants assumed, the swapped-state and invariant-free variants)
-// as terms of one graph, so its users read one representation; the path
-// encoding builds them as tree terms (package ts's path executor) and puts
-// them into the graph at the end.
+// as terms of one graph ([ts.Graph]), so its users read one
+// representation. The path encoding builds them in the graph of the two
+// orders' path systems, and copies what F keeps into a graph of the
+// formula's own; equal terms there are one ref, and equalities of arrays
+// become equalities of their elements as they are built (arrays.go).
 //
 // Both encodings compare the processes the two orders spawn as multisets
 // modulo process naming (CDPOR Def. 6; spawns.go): exactly, by the

@@ -8,14 +8,14 @@ import (
 )
 
 // Cond translates a condition of the language (an invariant, or the
-// condition of a commute declaration) into a term over the input symbols:
-// globals, params, and the locals of the first process (v) and of the
-// second (v', lang.VarRef.Second). swap exchanges the two processes (the
-// condition of "commute q, p" read as a constraint of the pair (p, q)).
-// The term is the condition's value over mathematical integers; where the
-// interpreter would raise an error it is unspecified.
-func Cond(e lang.Expr, syms *ts.Symbols, swap bool) *ts.Term {
-	c := &cond{syms: syms, swap: swap}
+// condition of a commute declaration) into a term of g over the input
+// symbols: globals, params, and the locals of the first process (v) and of
+// the second (v', lang.VarRef.Second). swap exchanges the two processes
+// (the condition of "commute q, p" read as a constraint of the pair (p,
+// q)). The term is the condition's value over mathematical integers; where
+// the interpreter would raise an error it is unspecified.
+func Cond(g *ts.Graph, e lang.Expr, syms *ts.Symbols, swap bool) ts.Ref {
+	c := &cond{g: g, syms: syms, swap: swap}
 	return c.expr(e)
 }
 
@@ -24,43 +24,47 @@ func Cond(e lang.Expr, syms *ts.Symbols, swap bool) *ts.Term {
 // in bounds, with && and || short-circuiting), arith the arithmetic
 // results it computes, each of which must fit in int64.
 type cond struct {
+	g     *ts.Graph
 	syms  *ts.Symbols
 	swap  bool
-	def   []*ts.Term
-	arith []*ts.Term
+	def   []ts.Ref
+	arith []ts.Ref
 }
 
-func (c *cond) expr(e lang.Expr) *ts.Term {
+func (c *cond) expr(e lang.Expr) ts.Ref {
+	g := c.g
 	switch e := e.(type) {
 	case *lang.IntLit:
-		return ts.Int(e.Val)
+		return g.Int(e.Val)
 	case *lang.BoolLit:
-		return ts.Bool(e.Val)
+		return g.Bool(e.Val)
 	case *lang.ParamRef:
-		return ts.SymTerm(c.syms.Param(e.Param))
+		return g.SymRef(c.syms.Param(e.Param))
 	case *lang.VarRef:
 		if e.Var.Kind == lang.Global {
-			return ts.SymTerm(c.syms.Global(e.Var))
+			return g.SymRef(c.syms.Global(e.Var))
 		}
 		ev := 0
 		if e.Second != c.swap {
 			ev = 1
 		}
-		return ts.SymTerm(c.syms.Local(e.Var, ev))
+		return g.SymRef(c.syms.Local(e.Var, ev))
 	case *lang.IndexExpr:
 		i := c.expr(e.Index)
-		size := ts.Int(1)
+		var size ts.Ref
 		switch s := e.Array.Size.(type) {
 		case *lang.IntLit:
-			size = ts.Int(s.Val)
+			size = g.Int(s.Val)
 		case *lang.ParamRef:
-			size = ts.SymTerm(c.syms.Param(s.Param))
+			size = g.SymRef(c.syms.Param(s.Param))
+		default:
+			size = g.Int(1)
 		}
-		c.def = append(c.def, ts.Binary(lang.OpLe, ts.Int(0), i), ts.Binary(lang.OpLt, i, size))
-		return ts.Select(ts.SymTerm(c.syms.Global(e.Array)), i)
+		c.def = append(c.def, g.Binary(lang.OpLe, g.Int(0), i), g.Binary(lang.OpLt, i, size))
+		return g.Select(g.SymRef(c.syms.Global(e.Array)), i)
 	case *lang.UnaryExpr:
 		x := c.expr(e.X)
-		v := ts.Unary(e.Op, x)
+		v := g.Unary(e.Op, x)
 		if e.Op == lang.OpNeg {
 			c.arith = append(c.arith, v)
 		}
@@ -72,48 +76,49 @@ func (c *cond) expr(e lang.Expr) *ts.Term {
 	panic("encode: unexpected expression in a condition")
 }
 
-func (c *cond) binary(e *lang.BinaryExpr) *ts.Term {
+func (c *cond) binary(e *lang.BinaryExpr) ts.Ref {
+	g := c.g
 	x := c.expr(e.X)
 	if e.Op == lang.OpAnd || e.Op == lang.OpOr {
 		// The right side is evaluated only where the left does not decide.
 		outer := c.def
 		c.def = nil
 		y := c.expr(e.Y)
-		decided := ts.Unary(lang.OpNot, x)
+		decided := g.Not(x)
 		if e.Op == lang.OpOr {
 			decided = x
 		}
-		c.def = append(outer, ts.Or(decided, ts.And(c.def...)))
+		c.def = append(outer, g.Or(decided, g.And(c.def...)))
 		if e.Op == lang.OpAnd {
-			return ts.And(x, y)
+			return g.And(x, y)
 		}
-		return ts.Or(x, y)
+		return g.Or(x, y)
 	}
 	y := c.expr(e.Y)
 	switch e.Op {
 	case lang.OpDiv, lang.OpMod:
-		c.def = append(c.def, ts.Binary(lang.OpNe, y, ts.Int(0)))
+		c.def = append(c.def, g.Binary(lang.OpNe, y, g.Int(0)))
 		if e.Op == lang.OpMod {
-			return ts.Mod(x, y)
+			return g.Mod(x, y)
 		}
-		v := ts.Div(x, y)
+		v := g.Div(x, y)
 		c.arith = append(c.arith, v)
 		return v
 	case lang.OpAdd, lang.OpSub, lang.OpMul:
-		v := ts.Binary(e.Op, x, y)
+		v := g.Binary(e.Op, x, y)
 		c.arith = append(c.arith, v)
 		return v
 	}
-	return ts.Binary(e.Op, x, y)
+	return g.Binary(e.Op, x, y)
 }
 
-// invariant is an invariant as terms: holds is true exactly where the
-// interpreter evaluates it to true, but for int64 overflow, which inRange
-// excludes. reads are the globals it reads: the interpreter evaluates it
-// after every event that writes one of them.
+// invariant is an invariant as terms of a graph: holds is true exactly
+// where the interpreter evaluates it to true, but for int64 overflow, which
+// inRange excludes. reads are the globals it reads: the interpreter
+// evaluates it after every event that writes one of them.
 type invariant struct {
-	holds   *ts.Term
-	inRange *ts.Term
+	holds   ts.Ref
+	inRange ts.Ref
 	reads   []*lang.Var
 }
 
@@ -130,31 +135,31 @@ func (inv invariant) checkedAfter(written []*lang.Var) bool {
 	return false
 }
 
-func invariants(invs []*lang.Invariant, syms *ts.Symbols) []invariant {
+func invariants(g *ts.Graph, invs []*lang.Invariant, syms *ts.Symbols) []invariant {
 	out := make([]invariant, len(invs))
 	for i, inv := range invs {
-		c := &cond{syms: syms}
+		c := &cond{g: g, syms: syms}
 		v := c.expr(inv.Cond)
-		out[i].holds = ts.And(append(c.def, v)...)
-		var guards []*ts.Term
+		out[i].holds = g.And(append(c.def, v)...)
+		var guards []ts.Ref
 		for _, a := range c.arith {
-			guards = append(guards, ts.Binary(lang.OpLe, ts.Int(math.MinInt64), a), ts.Binary(lang.OpLe, a, ts.Int(math.MaxInt64)))
+			guards = append(guards, g.Binary(lang.OpLe, g.Int(math.MinInt64), a), g.Binary(lang.OpLe, a, g.Int(math.MaxInt64)))
 		}
-		out[i].inRange = ts.And(guards...)
+		out[i].inRange = g.And(guards...)
 		out[i].reads = inv.Reads
 	}
 	return out
 }
 
 // after substitutes the final globals of transition t for the globals of
-// term x: x's value in the state t leads to.
-func after(x *ts.Term, t *treeTransition, syms *ts.Symbols) *ts.Term {
-	return ts.Subst(x, func(s *ts.Sym) *ts.Term {
+// term x: x's value in the state t leads to. memo holds the results for t.
+func after(g *ts.Graph, x ts.Ref, t *ts.Transition, syms *ts.Symbols, memo map[ts.Ref]ts.Ref) ts.Ref {
+	return g.Subst(x, func(s *ts.Sym) (ts.Ref, bool) {
 		if s.Kind == ts.SymGlobal {
-			return t.Global(s.Var, syms)
+			return t.Global(g, s.Var, syms), true
 		}
-		return nil
-	})
+		return 0, false
+	}, memo)
 }
 
 // preserved is the condition that every invariant holds after each path
@@ -164,26 +169,29 @@ func after(x *ts.Term, t *treeTransition, syms *ts.Symbols) *ts.Term {
 // the interpreter still evaluates it there when the path writes a global
 // it reads (`g = g;`), and that evaluation, over int64, is the one in the
 // start state, which may overflow where the invariant holds over
-// mathematical integers: the guard asks that it does not.
-func preserved(invs []invariant, syms *ts.Symbols, systems ...*ts.System) (holds, inRange *ts.Term) {
-	var hs, gs []*ts.Term
+// mathematical integers: the guard asks that it does not. The systems'
+// terms and the invariants' are of one graph.
+func preserved(invs []invariant, syms *ts.Symbols, systems ...*ts.System) (holds, inRange ts.Ref) {
+	g := systems[0].G
+	var hs, gs []ts.Ref
 	for _, s := range systems {
-		for _, t := range trees(s) {
-			notTaken := ts.Unary(lang.OpNot, t.Cond)
+		for _, t := range s.Transitions {
+			notTaken := g.Not(t.Cond)
+			memo := map[ts.Ref]ts.Ref{}
 			for _, inv := range invs {
-				h := after(inv.holds, t, syms)
-				if h.Equal(inv.holds) {
+				h := after(g, inv.holds, t, syms, memo)
+				if h == inv.holds {
 					if !inv.checkedAfter(t.Written) {
 						continue
 					}
 				} else {
-					hs = append(hs, ts.Or(notTaken, h))
+					hs = append(hs, g.Or(notTaken, h))
 				}
-				if g := after(inv.inRange, t, syms); !g.IsTrue() {
-					gs = append(gs, ts.Or(notTaken, g))
+				if r := after(g, inv.inRange, t, syms, memo); !g.IsTrue(r) {
+					gs = append(gs, g.Or(notTaken, r))
 				}
 			}
 		}
 	}
-	return ts.And(hs...), ts.And(gs...)
+	return g.And(hs...), g.And(gs...)
 }

@@ -51,8 +51,8 @@ func PairMerged(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Fo
 	f.Assume = g.True()
 	if len(invs) > 0 && !g.IsFalse(f.F) {
 		var assume, holds []ts.Ref
-		for _, in := range invariants(invs, syms) {
-			h, r := g.FromTerm(in.holds), g.FromTerm(in.inRange)
+		for _, in := range invariants(g, invs, syms) {
+			h, r := in.holds, in.inRange
 			assume = append(assume, h)
 			for _, m := range []*ts.Merged{ma, mb, ab} {
 				memo := map[ts.Ref]ts.Ref{}

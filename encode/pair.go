@@ -114,34 +114,38 @@ func (f *Formula) Runs(e int) ts.Ref {
 	if m := f.Merged[e]; m != nil {
 		return f.Graph.And(m.OK, m.NoOverflow)
 	}
-	return f.Graph.FromTerm(Runs([]*ts.System{f.AB, f.BA}[e]))
+	s := []*ts.System{f.AB, f.BA}[e]
+	return f.Graph.Import(s.G, Runs(s))
 }
 
-// Runs is the condition under which a path system runs to completion
-// without a runtime error (overflow included): one of its paths is taken
-// and does not overflow.
-func Runs(s *ts.System) *ts.Term {
-	var ds []*ts.Term
-	for _, t := range trees(s) {
-		ds = append(ds, ts.And(t.Cond, t.NoOverflow))
+// Runs is the condition, a term of the system's graph, under which a path
+// system runs to completion without a runtime error (overflow included):
+// one of its paths is taken and does not overflow.
+func Runs(s *ts.System) ts.Ref {
+	g := s.G
+	var ds []ts.Ref
+	for _, t := range s.Transitions {
+		ds = append(ds, g.And(t.Cond, t.NoOverflow))
 	}
-	return ElimArrays(ts.Or(ds...))
+	return g.Or(ds...)
 }
 
-// pathTerms are the path encoding's conditions as tree terms, before they
-// go into the formula's graph.
+// pathTerms are the path encoding's conditions as terms of the systems'
+// graph, before they go into the formula's own.
 type pathTerms struct {
-	f, noOverflow, assume, swapped, bare *ts.Term
+	f, noOverflow, assume, swapped, bare ts.Ref
 }
 
-// graphOf puts the path encoding's terms into the formula's graph.
-func (f *Formula) graphOf(t pathTerms) *Formula {
+// graphOf copies the path encoding's terms, of graph pg, into a graph of
+// the formula's own: pg also holds every path's terms, most of which F
+// does not keep.
+func (f *Formula) graphOf(pg *ts.Graph, t pathTerms) *Formula {
 	g := ts.NewGraph()
 	f.Graph = g
-	f.F, f.NoOverflow, f.Assume, f.Swapped = g.FromTerm(t.f), g.FromTerm(t.noOverflow), g.FromTerm(t.assume), g.FromTerm(t.swapped)
+	f.F, f.NoOverflow, f.Assume, f.Swapped = g.Import(pg, t.f), g.Import(pg, t.noOverflow), g.Import(pg, t.assume), g.Import(pg, t.swapped)
 	f.Bare = f.F
 	if f.Kept {
-		f.Bare = g.FromTerm(t.bare)
+		f.Bare = g.Import(pg, t.bare)
 	}
 	return f
 }
@@ -166,10 +170,10 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	// over 12 GB composing both orders whole before the bound was checked.
 	ab, ba, fits := ts.ComposeBoth(ta, tb, syms, MaxPathPairs)
 	f := &Formula{A: a, B: b, AB: ab, BA: ba, Exact: true, enc: Paths}
-	none := pathTerms{f: ts.False, noOverflow: ts.True, assume: ts.True, swapped: ts.False}
+	none := pathTerms{f: pg.False(), noOverflow: pg.True(), assume: pg.True(), swapped: pg.False()}
 	tooBig := func(why string) *Formula {
 		f.Kept, f.Unknown, f.Exact = false, "the formula is too large: "+why, false
-		return f.graphOf(none)
+		return f.graphOf(pg, none)
 	}
 	if !fits {
 		return tooBig(ab.Unknown)
@@ -177,24 +181,24 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	for _, s := range []*ts.System{ab, ba} {
 		if s.Unknown != "" {
 			f.Unknown, f.Exact = s.Unknown, false
-			return f.graphOf(none)
+			return f.graphOf(pg, none)
 		}
 	}
 	size := 0
+	text := map[ts.Ref]int{}
 	f.Inexact = append(f.Inexact, ab.Abstracted...)
 	f.Inexact = mergeUnique(f.Inexact, ba.Abstracted)
 	spawnInexact := false
-	var disj, swapped []*ts.Term
-	abT, baT := trees(ab), trees(ba)
-	for _, ti := range abT {
-		for _, tj := range baT {
-			d, exact := sameOutcome(ti, tj, syms, false)
+	var disj, swapped []ts.Ref
+	for _, ti := range ab.Transitions {
+		for _, tj := range ba.Transitions {
+			d, exact := sameOutcome(pg, ti, tj, syms, false)
 			if !exact {
 				spawnInexact = true
 			}
-			if !d.IsFalse() {
-				c := ts.And(ti.Cond, tj.Cond, d)
-				if size += len(c.Key()); size > MaxFormula {
+			if !pg.IsFalse(d) {
+				c := pg.And(ti.Cond, tj.Cond, d)
+				if size += pg.TextLen(c, text); size > MaxFormula {
 					return tooBig(fmt.Sprintf("more than %d characters", MaxFormula))
 				}
 				disj = append(disj, c)
@@ -202,9 +206,9 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 			if a.Proc != b.Proc {
 				continue
 			}
-			if d, _ := sameOutcome(ti, tj, syms, true); !d.IsFalse() {
-				c := ts.And(ti.Cond, tj.Cond, d)
-				if size += len(c.Key()); size > MaxFormula {
+			if d, _ := sameOutcome(pg, ti, tj, syms, true); !pg.IsFalse(d) {
+				c := pg.And(ti.Cond, tj.Cond, d)
+				if size += pg.TextLen(c, text); size > MaxFormula {
 					return tooBig(fmt.Sprintf("more than %d characters", MaxFormula))
 				}
 				swapped = append(swapped, c)
@@ -214,63 +218,52 @@ func Pair(a, b *lang.Block, syms *ts.Symbols, invs ...*lang.Invariant) *Formula 
 	if spawnInexact {
 		f.Inexact = append(f.Inexact, "spawned processes compared syntactically (more than "+strconv.Itoa(MaxExactSpawns)+" of one proc, or spawned inside a loop)")
 	}
-	t := pathTerms{f: ts.Or(disj...), assume: ts.True, swapped: ts.Or(swapped...)}
-	var guards []*ts.Term
-	for _, s := range [][]*treeTransition{abT, baT} {
-		for _, t := range s {
-			if !t.NoOverflow.IsTrue() {
-				guards = append(guards, ts.Or(ts.Unary(lang.OpNot, t.Cond), t.NoOverflow))
+	t := pathTerms{f: pg.Or(disj...), assume: pg.True(), swapped: pg.Or(swapped...)}
+	var guards []ts.Ref
+	for _, s := range []*ts.System{ab, ba} {
+		for _, t := range s.Transitions {
+			if !pg.IsTrue(t.NoOverflow) {
+				guards = append(guards, pg.Or(pg.Not(t.Cond), t.NoOverflow))
 			}
 		}
 	}
-	if len(invs) > 0 && !t.f.IsFalse() {
-		in := invariants(invs, syms)
-		var assume []*ts.Term
+	if len(invs) > 0 && !pg.IsFalse(t.f) {
+		in := invariants(pg, invs, syms)
+		var assume []ts.Ref
 		for _, inv := range in {
 			assume = append(assume, inv.holds)
 		}
-		t.assume = ts.And(assume...)
+		t.assume = pg.And(assume...)
 		holds, inRange := preserved(in, syms, ta, tb, ab)
-		if !holds.IsTrue() {
+		if !pg.IsTrue(holds) {
 			f.Kept, t.bare = true, t.f
 		}
-		t.f = ts.And(t.f, holds)
-		t.swapped = ts.And(t.swapped, holds)
+		t.f = pg.And(t.f, holds)
+		t.swapped = pg.And(t.swapped, holds)
 		guards = append(guards, inRange)
 	}
-	var ok1, ok2, ok3, ok4 bool
-	ok5 := true
-	if f.Kept {
-		t.bare, ok5 = elimArrays(t.bare, MaxFormula)
-	}
-	t.f, ok1 = elimArrays(t.f, MaxFormula)
-	t.noOverflow, ok2 = elimArrays(ts.And(guards...), MaxFormula)
-	t.assume, ok3 = elimArrays(t.assume, MaxFormula)
-	t.swapped, ok4 = elimArrays(t.swapped, MaxFormula)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
-		return tooBig(fmt.Sprintf("more than %d characters of terms built to eliminate arrays", MaxFormula))
-	}
+	t.noOverflow = pg.And(guards...)
 	f.Exact = len(f.Inexact) == 0
-	if f.graphOf(t); f.Graph.Over {
+	if f.graphOf(pg, t); f.Graph.Over {
 		return tooBig(fmt.Sprintf("more than %d terms", f.Graph.Limit))
 	}
 	return f
 }
 
 // Bounds on the formula of a pair; beyond them the pair is unknown (no
-// constraint: sound) instead of exhausting memory. Symbolic terms are
-// trees printed in full, so a block that reuses a value many times, or
-// thousands of paths on each side, can make F exponentially large.
+// constraint: sound) instead of exhausting memory. The terms are a graph,
+// yet the paths' conditions are a disjunction over pairs of paths, each
+// written out in F's text: thousands of paths on each side make F large.
 const (
 	MaxPathPairs = 1 << 18  // paths of T(a.b) times paths of T(b.a), and of either alone
-	MaxFormula   = 16 << 20 // characters of F's text (and of the terms built from it to eliminate arrays)
+	MaxFormula   = 16 << 20 // characters of F's text, its terms written as trees (ts.Graph.TextLen)
 )
 
-// sameOutcome is the condition under which transition ti of T(a.b) and tj of
-// T(b.a) end in the same state, and whether it is exact. With swap, the
-// state tj ends in is taken with its two processes exchanged (the blocks
-// must belong to one proc).
-func sameOutcome(ti, tj *treeTransition, syms *ts.Symbols, swap bool) (*ts.Term, bool) {
+// sameOutcome is the condition, a term of g, under which transition ti of
+// T(a.b) and tj of T(b.a) end in the same state, and whether it is exact.
+// With swap, the state tj ends in is taken with its two processes
+// exchanged (the blocks must belong to one proc).
+func sameOutcome(g *ts.Graph, ti, tj *ts.Transition, syms *ts.Symbols, swap bool) (ts.Ref, bool) {
 	other := func(e int) int {
 		if swap {
 			return 1 - e
@@ -279,16 +272,16 @@ func sameOutcome(ti, tj *treeTransition, syms *ts.Symbols, swap bool) (*ts.Term,
 	}
 	for e := 0; e < 2; e++ {
 		if ti.Next[e] != tj.Next[other(e)] || ti.Ends[e] != tj.Ends[other(e)] {
-			return ts.False, true
+			return g.False(), true
 		}
 	}
 	if !samePositions(ti.Violations, tj.Violations) {
-		return ts.False, true
+		return g.False(), true
 	}
-	var eqs []*ts.Term
+	var eqs []ts.Ref
 	written := map[*lang.Var]bool{}
 	var vars []*lang.Var
-	for _, t := range []*treeTransition{ti, tj} {
+	for _, t := range []*ts.Transition{ti, tj} {
 		for _, as := range t.Globals {
 			if !written[as.Var] {
 				written[as.Var] = true
@@ -297,17 +290,17 @@ func sameOutcome(ti, tj *treeTransition, syms *ts.Symbols, swap bool) (*ts.Term,
 		}
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Index < vars[j].Index })
-	for _, g := range vars {
-		eqs = append(eqs, ts.Binary(lang.OpEq, ti.Global(g, syms), tj.Global(g, syms)))
+	for _, v := range vars {
+		eqs = append(eqs, equal(g, ti.Global(g, v, syms), tj.Global(g, v, syms)))
 	}
 	for e := 0; e < 2; e++ {
 		for k, as := range ti.Locals[e] {
-			eqs = append(eqs, ts.Binary(lang.OpEq, as.Value, tj.Locals[other(e)][k].Value))
+			eqs = append(eqs, g.Binary(lang.OpEq, as.Value, tj.Locals[other(e)][k].Value))
 		}
 	}
-	sp, exact := pathSpawnsEqual(ti.Spawns, tj.Spawns)
+	sp, exact := pathSpawnsEqual(g, ti.Spawns, tj.Spawns)
 	eqs = append(eqs, sp)
-	return ts.And(eqs...), exact
+	return g.And(eqs...), exact
 }
 
 func samePositions(a, b []lang.Pos) bool {

@@ -2,7 +2,6 @@ package encode
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -16,32 +15,6 @@ import (
 type Decls struct {
 	Syms []*ts.Sym
 	Fns  []*ts.Fn
-}
-
-// Collect gathers the declarations of terms.
-func Collect(terms ...*ts.Term) Decls {
-	syms := map[string]*ts.Sym{}
-	fns := map[string]*ts.Fn{}
-	for _, t := range terms {
-		ts.Walk(t, func(u *ts.Term) {
-			switch u.Kind {
-			case ts.KSym:
-				syms[u.Sym.Name] = u.Sym
-			case ts.KApply:
-				fns[u.Fn.Name] = u.Fn
-			}
-		})
-	}
-	var d Decls
-	for _, s := range syms {
-		d.Syms = append(d.Syms, s)
-	}
-	for _, f := range fns {
-		d.Fns = append(d.Fns, f)
-	}
-	sort.Slice(d.Syms, func(i, j int) bool { return d.Syms[i].Name < d.Syms[j].Name })
-	sort.Slice(d.Fns, func(i, j int) bool { return d.Fns[i].Name < d.Fns[j].Name })
-	return d
 }
 
 // Symbol renders a name as an SMT-LIB2 symbol, quoted when needed (v' is
@@ -80,10 +53,12 @@ func (d Decls) Declarations() string {
 	return b.String()
 }
 
-// SMT renders a term as an SMT-LIB2 expression.
-func SMT(t *ts.Term) string {
+// SMT renders term r of g as one SMT-LIB2 expression written as a tree:
+// no definitions, so that it stands alone in any query (GraphSMT names
+// shared subterms by definitions of the graph instead).
+func SMT(g *ts.Graph, r ts.Ref) string {
 	var b strings.Builder
-	writeSMT(&b, t)
+	writeSMT(&b, g, r)
 	return b.String()
 }
 
@@ -102,52 +77,53 @@ var smtOp = map[lang.Op]string{
 	lang.OpGe: ">=", lang.OpEq: "=", lang.OpAnd: "and", lang.OpOr: "or",
 }
 
-func writeSMT(b *strings.Builder, t *ts.Term) {
-	app := func(head string, args ...*ts.Term) {
+func writeSMT(b *strings.Builder, g *ts.Graph, r ts.Ref) {
+	args := g.Args(r)
+	app := func(head string) {
 		b.WriteString("(" + head)
 		for _, a := range args {
 			b.WriteByte(' ')
-			writeSMT(b, a)
+			writeSMT(b, g, a)
 		}
 		b.WriteByte(')')
 	}
-	switch t.Kind {
+	switch g.Kind(r) {
 	case ts.KConst:
-		if t.Sort == ts.SortBool {
-			b.WriteString(strconv.FormatBool(t.Val != 0))
+		if g.Sort(r) == ts.SortBool {
+			b.WriteString(strconv.FormatBool(g.Val(r) != 0))
 		} else {
-			b.WriteString(intLit(t.Val))
+			b.WriteString(intLit(g.Val(r)))
 		}
 	case ts.KSym:
-		b.WriteString(Symbol(t.Sym.Name))
+		b.WriteString(Symbol(g.Sym(r).Name))
 	case ts.KOp:
-		switch {
-		case t.Op == lang.OpNot:
-			app("not", t.Args...)
-		case t.Op == lang.OpNeg:
-			app("-", t.Args...)
-		case t.Op == lang.OpNe:
-			app("distinct", t.Args...)
+		switch op := g.Op(r); {
+		case op == lang.OpNot:
+			app("not")
+		case op == lang.OpNeg:
+			app("-")
+		case op == lang.OpNe:
+			app("distinct")
 		default:
-			app(smtOp[t.Op], t.Args...)
+			app(smtOp[op])
 		}
 	case ts.KIte:
-		app("ite", t.Args...)
+		app("ite")
 	case ts.KSelect:
-		app("select", t.Args...)
+		app("select")
 	case ts.KStore:
-		app("store", t.Args...)
+		app("store")
 	case ts.KApply:
-		if len(t.Args) == 0 {
-			b.WriteString(Symbol(t.Fn.Name))
+		if len(args) == 0 {
+			b.WriteString(Symbol(g.Fn(r).Name))
 		} else {
-			app(Symbol(t.Fn.Name), t.Args...)
+			app(Symbol(g.Fn(r).Name))
 		}
 	case ts.KDiv:
-		truncLet(b, t.Args[0], t.Args[1], truncDivText(divX, divY))
+		truncLet(b, g, args[0], args[1], truncDivText(divX, divY))
 	case ts.KMod:
 		// a - b * (a / b), with truncated division
-		truncLet(b, t.Args[0], t.Args[1], "(- "+divX+" (* "+divY+" "+truncDivText(divX, divY)+"))")
+		truncLet(b, g, args[0], args[1], "(- "+divX+" (* "+divY+" "+truncDivText(divX, divY)+"))")
 	default:
 		b.WriteString("?")
 	}
@@ -163,11 +139,11 @@ var divX, divY = Symbol(ic.DivX), Symbol(ic.DivY)
 // truncLet writes (let ((divX x) (divY y)) body). The let binds in
 // parallel: x and y are read in the enclosing scope, so nested lets of the
 // same names shadow correctly.
-func truncLet(b *strings.Builder, x, y *ts.Term, body string) {
+func truncLet(b *strings.Builder, g *ts.Graph, x, y ts.Ref, body string) {
 	b.WriteString("(let ((" + divX + " ")
-	writeSMT(b, x)
+	writeSMT(b, g, x)
 	b.WriteString(") (" + divY + " ")
-	writeSMT(b, y)
+	writeSMT(b, g, y)
 	b.WriteString(")) " + body + ")")
 }
 

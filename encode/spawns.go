@@ -3,7 +3,6 @@ package encode
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/icgen/icgen/lang"
@@ -16,7 +15,7 @@ import (
 // multisets are equal" is exact, a disjunction over the bijections between
 // same-proc spawns, when each proc spawns at most [MaxExactSpawns]
 // processes. Past that the path encoding matches terms syntactically
-// modulo associativity and commutativity (normalize), which is sound
+// modulo associativity and commutativity (normalizer), which is sound
 // (equal terms are equal values) but may miss equalities, and says it is
 // not exact; the merged encoding falls back to the path encoding.
 
@@ -149,44 +148,44 @@ func permutations(n int, f func(perm []int)) {
 	rec(0)
 }
 
-// pathSpawnsEqual returns a formula that implies the spawns of two paths
-// are equal multisets modulo process naming, and whether it is also
-// implied by it (exact).
-func pathSpawnsEqual(s1, s2 []treeSpawn) (f *ts.Term, exact bool) {
+// pathSpawnsEqual returns a formula, a term of g, that implies the spawns
+// of two paths are equal multisets modulo process naming, and whether it
+// is also implied by it (exact).
+func pathSpawnsEqual(g *ts.Graph, s1, s2 []ts.Spawn) (f ts.Ref, exact bool) {
 	g1, g2 := groupSpawns(s1), groupSpawns(s2)
 	if len(g1) != len(g2) {
-		return ts.False, true
+		return g.False(), true
 	}
 	exact = true
-	var conj []*ts.Term
+	var conj []ts.Ref
 	for key, xs := range g1 {
 		ys := g2[key]
 		if len(xs) != len(ys) {
-			return ts.False, true
+			return g.False(), true
 		}
 		if xs[0].Proc == nil { // opaque loop spawn terms: only syntax is known
-			if !sameKeys(xs, ys) {
-				return ts.False, false
+			if !sameArgs(xs, ys) {
+				return g.False(), false
 			}
 			exact = false
 			continue
 		}
 		if len(xs) <= MaxExactSpawns {
-			conj = append(conj, pathBijections(xs, ys))
+			conj = append(conj, pathBijections(g, xs, ys))
 			continue
 		}
 		exact = false
-		if !sameNormalized(xs, ys) {
-			return ts.False, false
+		if !sameNormalized(g, xs, ys) {
+			return g.False(), false
 		}
 	}
-	return ts.And(conj...), exact
+	return g.And(conj...), exact
 }
 
 // groupSpawns collects spawns by proc (opaque loop spawns under their own
 // key).
-func groupSpawns(ss []treeSpawn) map[string][]treeSpawn {
-	out := map[string][]treeSpawn{}
+func groupSpawns(ss []ts.Spawn) map[string][]ts.Spawn {
+	out := map[string][]ts.Spawn{}
 	for _, s := range ss {
 		key := "<loop>"
 		if s.Proc != nil {
@@ -199,12 +198,12 @@ func groupSpawns(ss []treeSpawn) map[string][]treeSpawn {
 
 // liveArgs returns the argument terms of a spawn that matter for state
 // equality: the parameters live at the proc's entry.
-func liveArgs(s treeSpawn) []*ts.Term {
+func liveArgs(s ts.Spawn) []ts.Ref {
 	live := map[*lang.Var]bool{}
 	for _, v := range s.Proc.Points[0].Live {
 		live[v] = true
 	}
-	var out []*ts.Term
+	var out []ts.Ref
 	for i, p := range s.Proc.Params {
 		if live[p] {
 			out = append(out, s.Args[i])
@@ -214,88 +213,118 @@ func liveArgs(s treeSpawn) []*ts.Term {
 }
 
 // pathBijections is bijections over the spawns of two paths.
-func pathBijections(xs, ys []treeSpawn) *ts.Term {
-	var alts []*ts.Term
+func pathBijections(g *ts.Graph, xs, ys []ts.Spawn) ts.Ref {
+	var alts []ts.Ref
 	permutations(len(xs), func(perm []int) {
-		var eqs []*ts.Term
+		var eqs []ts.Ref
 		for i := range xs {
 			a, b := liveArgs(xs[i]), liveArgs(ys[perm[i]])
 			for j := range a {
-				eqs = append(eqs, ts.Binary(lang.OpEq, a[j], b[j]))
+				eqs = append(eqs, g.Binary(lang.OpEq, a[j], b[j]))
 			}
 		}
-		alts = append(alts, ts.And(eqs...))
+		alts = append(alts, g.And(eqs...))
 	})
-	return ts.Or(alts...)
+	return g.Or(alts...)
 }
 
-func sameKeys(xs, ys []treeSpawn) bool {
-	return slices.Equal(spawnKeys(xs, func(s treeSpawn) string { return s.Key() }), spawnKeys(ys, func(s treeSpawn) string { return s.Key() }))
+// sameArgs reports whether two lists of spawns are equal multisets of
+// argument lists (terms of one graph: equal refs are equal terms).
+func sameArgs(xs, ys []ts.Spawn) bool {
+	return sameMultiset(xs, ys, func(s ts.Spawn) []ts.Ref { return s.Args })
 }
 
-func sameNormalized(xs, ys []treeSpawn) bool {
-	norm := func(s treeSpawn) string {
+// sameNormalized reports whether two lists of spawns of one proc are
+// equal multisets of live arguments modulo associativity and
+// commutativity (normalize).
+func sameNormalized(g *ts.Graph, xs, ys []ts.Spawn) bool {
+	n := &normalizer{g: g, memo: map[ts.Ref]ts.Ref{}, text: map[ts.Ref]string{}}
+	norm := func(s ts.Spawn) []ts.Ref {
 		args := liveArgs(s)
-		ks := make([]string, len(args))
+		out := make([]ts.Ref, len(args))
 		for i, a := range args {
-			ks[i] = normalize(a).Key()
+			out[i] = n.term(a)
 		}
-		return s.Proc.Name + "(" + strings.Join(ks, ", ") + ")"
+		return out
 	}
-	return slices.Equal(spawnKeys(xs, norm), spawnKeys(ys, norm))
+	return sameMultiset(xs, ys, norm)
 }
 
-func spawnKeys(ss []treeSpawn, f func(treeSpawn) string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = f(s)
+// sameMultiset reports whether xs and ys are equal multisets of the ref
+// lists key gives.
+func sameMultiset(xs, ys []ts.Spawn, key func(ts.Spawn) []ts.Ref) bool {
+	keys := func(ss []ts.Spawn) [][]ts.Ref {
+		out := make([][]ts.Ref, len(ss))
+		for i, s := range ss {
+			out[i] = key(s)
+		}
+		slices.SortFunc(out, slices.Compare)
+		return out
 	}
-	sort.Strings(out)
+	return slices.EqualFunc(keys(xs), keys(ys), slices.Equal)
+}
+
+// normalizer rewrites terms of g to equal terms with the operands of the
+// commutative operators + * == != && || in a canonical order (by their
+// text), and nested + and * chains flattened into one order: terms equal
+// modulo associativity and commutativity become the same term.
+type normalizer struct {
+	g    *ts.Graph
+	memo map[ts.Ref]ts.Ref
+	text map[ts.Ref]string
+}
+
+func (n *normalizer) key(r ts.Ref) string {
+	k, ok := n.text[r]
+	if !ok {
+		k = n.g.Text(r)
+		n.text[r] = k
+	}
+	return k
+}
+
+func (n *normalizer) term(r ts.Ref) ts.Ref {
+	g := n.g
+	if out, ok := n.memo[r]; ok {
+		return out
+	}
+	if len(g.Args(r)) == 0 {
+		return r
+	}
+	args := make([]ts.Ref, len(g.Args(r)))
+	for i, a := range g.Args(r) {
+		args[i] = n.term(a)
+	}
+	byText := func(x, y ts.Ref) int { return strings.Compare(n.key(x), n.key(y)) }
+	out := ts.Ref(-1)
+	kind, op := g.Kind(r), g.Op(r)
+	switch {
+	case kind == ts.KOp && len(args) == 2 && (op == lang.OpAdd || op == lang.OpMul):
+		ops := n.flatten(op, args, nil)
+		slices.SortStableFunc(ops, byText)
+		out = ops[0]
+		for _, o := range ops[1:] {
+			out = g.Binary(op, out, o)
+		}
+	case kind == ts.KOp && len(args) == 2 && (op == lang.OpEq || op == lang.OpNe):
+		if n.key(args[1]) < n.key(args[0]) {
+			args[0], args[1] = args[1], args[0]
+		}
+	case kind == ts.KOp && (op == lang.OpAnd || op == lang.OpOr):
+		slices.SortStableFunc(args, byText)
+	}
+	if out < 0 {
+		out = g.Rebuild(r, args)
+	}
+	n.memo[r] = out
 	return out
 }
 
-// normalize returns a term equal to t with the operands of the commutative
-// operators + * == != && || in a canonical order, and nested + and * chains
-// flattened into one order: terms equal modulo associativity and
-// commutativity get the same key.
-func normalize(t *ts.Term) *ts.Term {
-	if len(t.Args) == 0 {
-		return t
-	}
-	args := make([]*ts.Term, len(t.Args))
-	for i, a := range t.Args {
-		args[i] = normalize(a)
-	}
-	if t.Kind == ts.KOp && len(args) == 2 {
-		switch t.Op {
-		case lang.OpAdd, lang.OpMul:
-			ops := flatten(t.Op, args, nil)
-			sort.Slice(ops, func(i, j int) bool { return ops[i].Key() < ops[j].Key() })
-			r := ops[0]
-			for _, o := range ops[1:] {
-				r = ts.Binary(t.Op, r, o)
-			}
-			return r
-		case lang.OpEq, lang.OpNe:
-			if args[1].Key() < args[0].Key() {
-				args[0], args[1] = args[1], args[0]
-			}
-		}
-	}
-	if t.Kind == ts.KOp && (t.Op == lang.OpAnd || t.Op == lang.OpOr) {
-		sort.Slice(args, func(i, j int) bool { return args[i].Key() < args[j].Key() })
-		if t.Op == lang.OpAnd {
-			return ts.And(args...)
-		}
-		return ts.Or(args...)
-	}
-	return ts.Rebuild(t, args)
-}
-
-func flatten(op lang.Op, args []*ts.Term, out []*ts.Term) []*ts.Term {
+func (n *normalizer) flatten(op lang.Op, args []ts.Ref, out []ts.Ref) []ts.Ref {
+	g := n.g
 	for _, a := range args {
-		if a.Kind == ts.KOp && a.Op == op && len(a.Args) == 2 {
-			out = flatten(op, a.Args, out)
+		if g.Kind(a) == ts.KOp && g.Op(a) == op && len(g.Args(a)) == 2 {
+			out = n.flatten(op, g.Args(a), out)
 		} else {
 			out = append(out, a)
 		}

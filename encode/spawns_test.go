@@ -19,67 +19,68 @@ proc r(int e) { yield; assert(e > 0); }
 		t.Fatal(errs)
 	}
 	syms := ts.NewSymbols(prog)
-	x := ts.SymTerm(syms.Global(&lang.Var{Name: "x", Kind: lang.Global, Type: lang.Int}))
-	y := ts.SymTerm(syms.Global(&lang.Var{Name: "y", Kind: lang.Global, Type: lang.Int, Index: 1}))
+	g := ts.NewGraph()
+	x := g.SymRef(syms.Global(&lang.Var{Name: "x", Kind: lang.Global, Type: lang.Int}))
+	y := g.SymRef(syms.Global(&lang.Var{Name: "y", Kind: lang.Global, Type: lang.Int, Index: 1}))
 	p, q, r := prog.Proc("p"), prog.Proc("q"), prog.Proc("r")
-	sp := func(pr *lang.Proc, args ...*ts.Term) treeSpawn { return treeSpawn{Proc: pr, Args: args} }
-	sum := func(a, b *ts.Term) *ts.Term { return ts.Binary(lang.OpAdd, a, b) }
+	sp := func(pr *lang.Proc, args ...ts.Ref) ts.Spawn { return ts.Spawn{Proc: pr, Args: args} }
+	sum := func(a, b ts.Ref) ts.Ref { return g.Binary(lang.OpAdd, a, b) }
+	type spawns = []ts.Spawn
 	cases := []struct {
 		name   string
-		s1, s2 []treeSpawn
+		s1, s2 spawns
 		want   string
 		exact  bool
 	}{
 		{"empty", nil, nil, "true", true},
-		{"count differs", []treeSpawn{sp(q, x)}, nil, "false", true},
-		{"procs differ", []treeSpawn{sp(q, x)}, []treeSpawn{sp(r, x)}, "false", true},
+		{"count differs", spawns{sp(q, x)}, nil, "false", true},
+		{"procs differ", spawns{sp(q, x)}, spawns{sp(r, x)}, "false", true},
 		// p's b is dead at entry (never read): only a is compared.
-		{"dead parameter ignored", []treeSpawn{sp(p, x, x)}, []treeSpawn{sp(p, y, y)}, "x == y", true},
+		{"dead parameter ignored", spawns{sp(p, x, x)}, spawns{sp(p, y, y)}, "x == y", true},
 		// q's d is dead too: any two q spawns are equal modulo naming.
-		{"all dead", []treeSpawn{sp(q, x)}, []treeSpawn{sp(q, y)}, "true", true},
-		{"bijection", []treeSpawn{sp(r, x), sp(r, y)}, []treeSpawn{sp(r, y), sp(r, x)},
+		{"all dead", spawns{sp(q, x)}, spawns{sp(q, y)}, "true", true},
+		{"bijection", spawns{sp(r, x), sp(r, y)}, spawns{sp(r, y), sp(r, x)},
 			"true", true},
-		{"AC equal", []treeSpawn{sp(r, sum(x, y))}, []treeSpawn{sp(r, sum(y, x))}, "(x + y) == (y + x)", true},
+		{"AC equal", spawns{sp(r, sum(x, y))}, spawns{sp(r, sum(y, x))}, "(x + y) == (y + x)", true},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			f, exact := pathSpawnsEqual(tc.s1, tc.s2)
-			if f.Key() != tc.want || exact != tc.exact {
-				t.Errorf("pathSpawnsEqual = %s (exact %v), want %s (exact %v)", f.Key(), exact, tc.want, tc.exact)
-			}
-		})
+	for _, tc := range cases { // one graph: not in parallel
+		f, exact := pathSpawnsEqual(g, tc.s1, tc.s2)
+		if g.Text(f) != tc.want || exact != tc.exact {
+			t.Errorf("%s: pathSpawnsEqual = %s (exact %v), want %s (exact %v)", tc.name, g.Text(f), exact, tc.want, tc.exact)
+		}
 	}
 	// More than MaxExactSpawns spawns of one proc: AC-normalized syntax, not exact.
-	var many1, many2 []treeSpawn
+	var many1, many2 spawns
 	for i := 0; i <= MaxExactSpawns; i++ {
-		many1 = append(many1, sp(r, sum(x, ts.Int(int64(i)))))
-		many2 = append([]treeSpawn{sp(r, sum(ts.Int(int64(i)), x))}, many2...)
+		many1 = append(many1, sp(r, sum(x, g.Int(int64(i)))))
+		many2 = append(spawns{sp(r, sum(g.Int(int64(i)), x))}, many2...)
 	}
-	if f, exact := pathSpawnsEqual(many1, many2); !f.IsTrue() || exact {
-		t.Errorf("large AC-equal multisets: %s exact %v, want true, not exact", f, exact)
+	if f, exact := pathSpawnsEqual(g, many1, many2); !g.IsTrue(f) || exact {
+		t.Errorf("large AC-equal multisets: %s exact %v, want true, not exact", g.Text(f), exact)
 	}
 	many2[0] = sp(r, y)
-	if f, exact := pathSpawnsEqual(many1, many2); !f.IsFalse() || exact {
-		t.Errorf("large different multisets: %s exact %v, want false, not exact", f, exact)
+	if f, exact := pathSpawnsEqual(g, many1, many2); !g.IsFalse(f) || exact {
+		t.Errorf("large different multisets: %s exact %v, want false, not exact", g.Text(f), exact)
 	}
 }
 
 func TestNormalize(t *testing.T) {
 	t.Parallel()
-	a := ts.SymTerm(&ts.Sym{Name: "a"})
-	b := ts.SymTerm(&ts.Sym{Name: "b"})
-	c := ts.SymTerm(&ts.Sym{Name: "c"})
-	add := func(x, y *ts.Term) *ts.Term { return ts.Binary(lang.OpAdd, x, y) }
-	l := normalize(add(add(c, a), b))
-	r := normalize(add(a, add(b, c)))
-	if l.Key() != r.Key() {
-		t.Errorf("(c + a) + b and a + (b + c) normalize to %s and %s", l, r)
+	g := ts.NewGraph()
+	a := g.SymRef(&ts.Sym{Name: "a"})
+	b := g.SymRef(&ts.Sym{Name: "b"})
+	c := g.SymRef(&ts.Sym{Name: "c"})
+	n := &normalizer{g: g, memo: map[ts.Ref]ts.Ref{}, text: map[ts.Ref]string{}}
+	add := func(x, y ts.Ref) ts.Ref { return g.Binary(lang.OpAdd, x, y) }
+	l := n.term(add(add(c, a), b))
+	r := n.term(add(a, add(b, c)))
+	if l != r {
+		t.Errorf("(c + a) + b and a + (b + c) normalize to %s and %s", g.Text(l), g.Text(r))
 	}
-	if normalize(ts.Binary(lang.OpEq, b, a)).Key() != normalize(ts.Binary(lang.OpEq, a, b)).Key() {
+	if n.term(g.Binary(lang.OpEq, b, a)) != n.term(g.Binary(lang.OpEq, a, b)) {
 		t.Error("== is not normalized")
 	}
-	if normalize(ts.Binary(lang.OpSub, a, b)).Key() == normalize(ts.Binary(lang.OpSub, b, a)).Key() {
+	if n.term(g.Binary(lang.OpSub, a, b)) == n.term(g.Binary(lang.OpSub, b, a)) {
 		t.Error("- treated as commutative")
 	}
 }

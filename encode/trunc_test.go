@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/icgen/icgen/internal/trunctest"
-	"github.com/icgen/icgen/lang"
 	"github.com/icgen/icgen/ts"
 )
 
@@ -15,13 +14,14 @@ import (
 // operations (see trunctest.Check).
 func TestNestedRemainderText(t *testing.T) {
 	steps := trunctest.Chain(12)
-	term := ts.SymTerm(&ts.Sym{Name: "x", Sort: ts.SortInt, Kind: ts.SymGlobal})
+	g := ts.NewGraph()
+	term := g.SymRef(&ts.Sym{Name: "x", Sort: ts.SortInt, Kind: ts.SymGlobal})
 	for _, s := range steps {
 		if s.Div {
-			term = ts.Div(ts.Unary(lang.OpNeg, term), ts.Int(s.K))
+			term = g.Div(g.Neg(term), g.Int(s.K))
 		} else {
-			term = ts.Mod(term, ts.Int(s.K))
+			term = g.Mod(term, g.Int(s.K))
 		}
 	}
-	trunctest.Check(t, SMT(term), steps)
+	trunctest.Check(t, SMT(g, term), steps)
 }

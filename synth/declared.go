@@ -68,18 +68,19 @@ func declared(cm *lang.Commute, syms *ts.Symbols, invs []*lang.Invariant, opts O
 		a, b = b, a
 	}
 	r := DeclaredResult{Commute: cm, A: a.ID, B: b.ID}
-	c := ts.True
+	cg := ts.NewGraph()
+	c := cg.True()
 	if cm.Cond != nil {
-		c = encode.Cond(cm.Cond, syms, swap)
+		c = encode.Cond(cg, cm.Cond, syms, swap)
 	}
-	e, err := allsat.ToExpr(c)
+	e, err := allsat.ToExpr(cg.Tree(c))
 	if err != nil {
 		r.Reason = "the condition cannot be written as an IC: " + err.Error()
 		return r, nil
 	}
 	r.Constraint = ic.NewConstraint(e)
 	fm := encode.Build(opts.Encoding, a, b, syms, invs...)
-	chk, err := allsat.Check(fm, c, opts.solver())
+	chk, err := allsat.Check(fm, cg, c, opts.solver())
 	if err != nil {
 		return r, err
 	}
@@ -93,7 +94,7 @@ func declared(cm *lang.Commute, syms *ts.Symbols, invs []*lang.Invariant, opts O
 		// refutes the claim only if the orders end apart there anyway.
 		bare := *fm
 		bare.F = fm.Bare
-		chk, err := allsat.Check(&bare, c, opts.solver())
+		chk, err := allsat.Check(&bare, cg, c, opts.solver())
 		if err != nil {
 			return r, err
 		}

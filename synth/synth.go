@@ -214,7 +214,8 @@ func Invariants(p *lang.Program) ([]ic.Constraint, error) {
 	var out []ic.Constraint
 	syms := ts.NewSymbols(p)
 	for _, inv := range p.Invariants {
-		e, err := allsat.ToExpr(encode.Cond(inv.Cond, syms, false))
+		g := ts.NewGraph()
+		e, err := allsat.ToExpr(g.Tree(encode.Cond(g, inv.Cond, syms, false)))
 		if err != nil {
 			return nil, fmt.Errorf("%s: invariant not expressible in an IC file: %v", inv.Pos, err)
 		}

@@ -5,6 +5,12 @@
 // it reaches, the processes it spawns (S, as spawn_P(args) terms, Def. 6),
 // and the asserts that fail on it.
 //
+// Terms live in one algebra: a hash-consed term graph ([Graph], terms named
+// by integer ids, [Ref], never by printed text), whose constructors are
+// the one simplifier. Both executors, the compositions, the bounds and the
+// loop abstraction build refs of a graph; a [Term] is only a tree view of
+// a graph's term ([Graph.Term], [Graph.Tree]), for printing.
+//
 // [Block] builds the system of one block for one of the two processes of a
 // pair (event 0 or 1: the second's locals are primed, v'); [Compose] and
 // [Pair] build T(a.b) and T(b.a) by binding the second block's inputs to the
@@ -12,10 +18,9 @@
 //
 // [MergeBlock] and [ComposeMerged] build the same systems by symbolic
 // execution that merges at join points ([Merged]): one final state whose
-// values are ite terms over the branch conditions, in a hash-consed term
-// graph ([Graph], terms named by integer ids, never by printed text), with
-// error-freedom (OK), the overflow guard, spawns and failed asserts each
-// kept under the condition where they happen. Its size is linear in the
+// values are ite terms over the branch conditions, with error-freedom
+// (OK), the overflow guard, spawns and failed asserts each kept under the
+// condition where they happen. Its size is linear in the
 // block's where the paths are exponentially many (k sequential ifs: 2^k
 // paths). Blocks whose code may go round a loop holding an interleaving
 // point are left to the path executor (Unknown says so).
@@ -45,8 +50,10 @@
 //     column and characters no identifier has (loop:p:7:3.x, loop:p:7:3?ok).
 //     A function's inputs and output depend on its loop's code alone:
 //     [LoopFns] lists every function of a program's in-block loops.
-//   - Terms ([Term]) are immutable; structurally equal terms have equal keys.
-//     The package knows nothing about SMT: encoders translate terms.
+//   - Within a graph, structurally equal terms are equal refs, and the
+//     applications of a loop's function are one function per name: the
+//     paths of the blocks of a pair, built in one graph, share them. The
+//     package knows nothing about SMT: encoders translate terms.
 //
 // # Limits
 //

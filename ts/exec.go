@@ -187,7 +187,11 @@ func (l pathLoop) input(v *lang.Var) Ref {
 	return l.x.local(l.p, l.fr, v)
 }
 
+// fn is the graph's function of f's name: the paths of a block, and the
+// systems of the blocks of a pair built in one graph, apply one function
+// per loop, so that equal applications are one term.
 func (l pathLoop) fn(f *Fn) *Fn {
+	f = l.x.g.namedFn(f)
 	l.p.fns[f.Name] = f
 	return f
 }

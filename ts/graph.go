@@ -3,6 +3,7 @@ package ts
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 
 	"github.com/icgen/icgen/lang"
 )
@@ -13,17 +14,20 @@ import (
 // reused many times is stored once.
 type Ref int32
 
-// Graph is a hash-consed DAG of terms: the term store of the merged
-// symbolic execution ([MergeBlock]). Its constructors simplify like the
-// tree constructors ([Binary], [And], [Ite], ...), and read-over-write is
-// applied as terms are built, so selects only read input arrays (or arrays
-// a loop function returns). A graph is not safe for concurrent use.
+// Graph is a hash-consed DAG of terms: the one term algebra of synthesis,
+// where both executors ([Block], [MergeBlock]) and the encoders build their
+// terms. Its constructors simplify (constant folding, neutral elements,
+// flattened and/or, negation pushed into comparisons), and read-over-write
+// is applied as terms are built, so selects only read input arrays (or
+// arrays a loop function returns). Trees ([Term]) are only views of its
+// terms. A graph is not safe for concurrent use.
 type Graph struct {
 	nodes []gnode
 	index map[gkey]Ref
 	sel   map[[2]Ref]Ref // memo of Select
 	arr   map[Ref][]Ref  // memo of the indices a store/ite array term writes
 	base  map[Ref]Ref    // memo of the base array of a store/ite array term (-1: several)
+	fns   map[string]*Fn // the loops' functions, by name (namedFn)
 	// Limit bounds the number of nodes; past it Over is set and
 	// constructors keep working (their results are then unused).
 	Limit int
@@ -55,7 +59,7 @@ const MaxGraph = 1 << 21
 
 // NewGraph returns an empty graph.
 func NewGraph() *Graph {
-	return &Graph{index: map[gkey]Ref{}, sel: map[[2]Ref]Ref{}, arr: map[Ref][]Ref{}, base: map[Ref]Ref{}, Limit: MaxGraph}
+	return &Graph{index: map[gkey]Ref{}, sel: map[[2]Ref]Ref{}, arr: map[Ref][]Ref{}, base: map[Ref]Ref{}, fns: map[string]*Fn{}, Limit: MaxGraph}
 }
 
 func (g *Graph) mk(n gnode) Ref {
@@ -157,9 +161,11 @@ func (g *Graph) Unary(op lang.Op, x Ref) Ref {
 // Implies is !a || b.
 func (g *Graph) Implies(a, b Ref) Ref { return g.Or(g.Not(a), b) }
 
-// Binary builds x op y with the simplifications of the tree constructor
-// [Binary]; equality of two arrays over one base array becomes the
-// equality of the elements either side writes.
+// Binary builds x op y with light simplification: constant folding (when
+// it cannot overflow), neutral elements, and x op x; equality of two
+// arrays over one base array becomes the equality of the elements either
+// side writes. Division and modulo are KDiv/KMod terms (truncated
+// semantics), built by Div and Mod.
 func (g *Graph) Binary(op lang.Op, x, y Ref) Ref {
 	switch op {
 	case lang.OpDiv:
@@ -227,6 +233,37 @@ func (g *Graph) Binary(op lang.Op, x, y Ref) Ref {
 		sort = SortBool
 	}
 	return g.mk(gnode{kind: KOp, sort: sort, op: op, args: []Ref{x, y}})
+}
+
+// fold evaluates op on constants; ok is false when the result would overflow.
+func fold(op lang.Op, x, y int64) (int64, bool) {
+	b := func(c bool) (int64, bool) {
+		if c {
+			return 1, true
+		}
+		return 0, true
+	}
+	switch op {
+	case lang.OpAdd:
+		return lang.Add(x, y)
+	case lang.OpSub:
+		return lang.Sub(x, y)
+	case lang.OpMul:
+		return lang.Mul(x, y)
+	case lang.OpLt:
+		return b(x < y)
+	case lang.OpLe:
+		return b(x <= y)
+	case lang.OpGt:
+		return b(x > y)
+	case lang.OpGe:
+		return b(x >= y)
+	case lang.OpEq:
+		return b(x == y)
+	case lang.OpNe:
+		return b(x != y)
+	}
+	return 0, false
 }
 
 // And is the conjunction, flattening and dropping true; false when it holds
@@ -372,6 +409,17 @@ func (g *Graph) Store(a, i, v Ref) Ref {
 // Apply is the application of an uninterpreted function.
 func (g *Graph) Apply(f *Fn, args ...Ref) Ref {
 	return g.mk(gnode{kind: KApply, sort: f.Sort, fn: f, args: append([]Ref(nil), args...)})
+}
+
+// namedFn is the graph's function of f's name: f, or the one of that name
+// asked for first. A function's name says what it stands for (Fn), and
+// applications are hash-consed by function.
+func (g *Graph) namedFn(f *Fn) *Fn {
+	if known, ok := g.fns[f.Name]; ok {
+		return known
+	}
+	g.fns[f.Name] = f
+	return f
 }
 
 // arrayBase is the one array a store/ite term is built on, or -1.
@@ -537,35 +585,6 @@ func (g *Graph) Subst(r Ref, m func(*Sym) (Ref, bool), memo map[Ref]Ref) Ref {
 	return out
 }
 
-// FromTerm copies a tree term into the graph, each shared subterm once.
-func (g *Graph) FromTerm(t *Term) Ref { return g.fromTerm(t, map[*Term]Ref{}) }
-
-func (g *Graph) fromTerm(t *Term, memo map[*Term]Ref) Ref {
-	if r, ok := memo[t]; ok {
-		return r
-	}
-	r := g.fromTermNode(t, memo)
-	memo[t] = r
-	return r
-}
-
-func (g *Graph) fromTermNode(t *Term, memo map[*Term]Ref) Ref {
-	switch t.Kind {
-	case KConst:
-		if t.Sort == SortBool {
-			return g.Bool(t.Val != 0)
-		}
-		return g.Int(t.Val)
-	case KSym:
-		return g.SymRef(t.Sym)
-	}
-	args := make([]Ref, len(t.Args))
-	for i, a := range t.Args {
-		args[i] = g.fromTerm(a, memo)
-	}
-	return g.build(t.Kind, t.Op, t.Fn, args)
-}
-
 // Term expands r into a tree term, giving up (false) where its text
 // passes budget characters: a DAG can be exponentially smaller than its
 // tree. Every subterm's text is part of r's, so the expansion stops at the
@@ -582,13 +601,9 @@ func (g *Graph) Term(r Ref, budget int) (*Term, bool) {
 		var t *Term
 		switch n.kind {
 		case KConst:
-			if n.sort == SortBool {
-				t = Bool(n.val != 0)
-			} else {
-				t = Int(n.val)
-			}
+			t = leaf(KConst, n.sort, n.val, nil)
 		case KSym:
-			t = SymTerm(n.sym)
+			t = leaf(KSym, n.sort, 0, n.sym)
 		default:
 			args := make([]*Term, len(n.args))
 			for i, a := range n.args {
@@ -627,3 +642,77 @@ func (g *Graph) Reach(f func(Ref), roots ...Ref) {
 		walk(r)
 	}
 }
+
+// TextLen is the length of the text of r's tree view ([Graph.Term]),
+// computed over the graph without writing it (saturating at the largest
+// int): the size of r written out as a tree, which a DAG can make
+// exponential. memo holds the lengths so far and may be shared by calls.
+func (g *Graph) TextLen(r Ref, memo map[Ref]int) int {
+	if n, ok := memo[r]; ok {
+		return n
+	}
+	n := g.nodes[r]
+	sum := func(xs ...int) int {
+		s := 0
+		for _, x := range xs {
+			if s += x; s < 0 || s > maxTextLen {
+				return maxTextLen
+			}
+		}
+		return s
+	}
+	arg := func(a Ref) int { return g.TextLen(a, memo) }
+	parg := func(a Ref) int {
+		if k := g.nodes[a].kind; k == KOp && len(g.nodes[a].args) >= 2 || k == KDiv || k == KMod {
+			return sum(arg(a), 2)
+		}
+		return arg(a)
+	}
+	joined := func(sep int, f func(Ref) int) int {
+		s := 0
+		for i, a := range n.args {
+			if i > 0 {
+				s = sum(s, sep)
+			}
+			s = sum(s, f(a))
+		}
+		return s
+	}
+	var l int
+	switch n.kind {
+	case KConst:
+		switch {
+		case n.sort == SortBool && n.val != 0:
+			l = len("true")
+		case n.sort == SortBool:
+			l = len("false")
+		default:
+			l = len(strconv.FormatInt(n.val, 10))
+		}
+	case KSym:
+		l = len(n.sym.Name)
+	case KOp:
+		switch {
+		case len(n.args) == 1:
+			l = sum(1, parg(n.args[0]))
+		case n.op == lang.OpAnd || n.op == lang.OpOr:
+			l = joined(len(n.op.String())+2, parg)
+		default:
+			l = sum(parg(n.args[0]), len(n.op.String())+2, parg(n.args[1]))
+		}
+	case KDiv, KMod:
+		l = sum(parg(n.args[0]), 3, parg(n.args[1]))
+	case KIte:
+		l = sum(len("ite()"), joined(2, arg))
+	case KSelect:
+		l = sum(arg(n.args[0]), 2, arg(n.args[1]))
+	case KStore:
+		l = sum(arg(n.args[0]), len("{ := }"), arg(n.args[1]), arg(n.args[2]))
+	case KApply:
+		l = sum(len(n.fn.Name), 2, joined(2, arg))
+	}
+	memo[r] = l
+	return l
+}
+
+const maxTextLen = int(^uint(0) >> 1)

@@ -89,3 +89,34 @@ func TestMergeLinear(t *testing.T) {
 		t.Errorf("graph of T(p.p): %d nodes at k = 8, %d at k = 64: not linear", s8, s64)
 	}
 }
+
+// TestTextLen: the length of a tree view's text, computed over the graph,
+// is that of the text, for every kind of node.
+func TestTextLen(t *testing.T) {
+	t.Parallel()
+	g := NewGraph()
+	x := g.SymRef(&Sym{Name: "x", Sort: SortInt})
+	y := g.SymRef(&Sym{Name: "y'", Sort: SortInt})
+	a := g.SymRef(&Sym{Name: "a", Sort: SortArray})
+	f := &Fn{Name: "loop:p:7:3.x", Sort: SortInt}
+	c := g.Binary(lang.OpLt, g.Binary(lang.OpAdd, x, g.Int(-12)), y)
+	terms := []Ref{
+		g.True(), g.False(), g.Int(-7), x, c, g.Not(g.Binary(lang.OpLt, a, a)), g.Neg(g.Binary(lang.OpMul, x, y)),
+		g.And(c, g.Binary(lang.OpEq, x, g.Int(3)), g.Or(g.Binary(lang.OpGe, y, x), g.Binary(lang.OpNe, x, y))),
+		g.Div(g.Binary(lang.OpSub, x, y), g.Mod(y, g.Int(3))), g.Ite(c, g.Apply(f, x, y), g.Select(g.Store(a, x, y), y)),
+		g.Store(g.Store(a, x, g.Int(1)), g.Div(x, y), g.Ite(c, x, y)), g.Apply(f),
+	}
+	memo := map[Ref]int{}
+	for _, r := range terms {
+		if got, want := g.TextLen(r, memo), len(g.Text(r)); got != want {
+			t.Errorf("TextLen(%s) = %d, want %d", g.Text(r), got, want)
+		}
+	}
+	r := x
+	for i := 0; i < 70; i++ {
+		r = g.Binary(lang.OpAdd, r, r)
+	}
+	if n := g.TextLen(r, memo); n != maxTextLen {
+		t.Errorf("TextLen of a doubling chain of 70 = %d, want the saturated %d", n, maxTextLen)
+	}
+}

@@ -528,10 +528,10 @@ func (l mergedLoop) input(v *lang.Var) Ref {
 	return l.x.local(l.s, v)
 }
 
+// fn is the graph's function of f's name, as for the path executor: the
+// merged systems of both blocks of a pair apply one function per loop.
 func (l mergedLoop) fn(f *Fn) *Fn {
-	if known, ok := l.x.fns[f.Name]; ok {
-		return known
-	}
+	f = l.x.g.namedFn(f)
 	l.x.fns[f.Name] = f
 	return f
 }

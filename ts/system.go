@@ -39,9 +39,12 @@ func (s Spawn) Key(g *Graph) string {
 const maxText = int(^uint(0) >> 1)
 
 // Text is the text of r's tree view.
-func (g *Graph) Text(r Ref) string {
+func (g *Graph) Text(r Ref) string { return g.Tree(r).key }
+
+// Tree is r's whole tree view ([Graph.Term] without a budget).
+func (g *Graph) Tree(r Ref) *Term {
 	t, _ := g.Term(r, maxText)
-	return t.key
+	return t
 }
 
 // Transition is one path of a system: C -> (A, S). It is taken exactly in
