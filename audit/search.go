@@ -201,6 +201,20 @@ type space struct {
 	m      *interp.Machine
 	funcs  map[string]ic.Function
 	checks []*ic.Expr // must hold in the start state, as the runtime evaluates them
+	domain []*ic.Expr // Options.Domain of the pair (in checks too)
+}
+
+// restrict confines the space, and region, to the states where the
+// pair's Options.Domain holds.
+func (sp *space) restrict(opts Options, region *query) {
+	if opts.Domain == nil {
+		return
+	}
+	sp.domain = opts.Domain(sp.a.ID, sp.b.ID)
+	sp.checks = append(sp.checks, sp.domain...)
+	for _, d := range sp.domain {
+		region.expr(d)
+	}
 }
 
 // scalar is one scalar input of a state: a global, an array element, a

@@ -93,16 +93,37 @@ func locTerm(g *lang.Var, i int) *ic.Expr {
 // process.
 func localTerm(v *lang.Var, k int) *ic.Expr { return &ic.Expr{Op: "local", Name: v.Name, Event: k} }
 
-// rename names the witness's values and rows by text (Options.Text).
-func (w *Witness) rename(text func(*ic.Expr) string) {
+// rename names the witness's values and rows by Options.Text, and
+// writes their values by Options.Value, when set.
+func (w *Witness) rename(opts Options) {
+	if w == nil {
+		return
+	}
+	name := func(n *string, t *ic.Expr) {
+		if opts.Text != nil {
+			*n = opts.Text(t)
+		}
+	}
+	value := func(s *string, t *ic.Expr) {
+		if opts.Value == nil {
+			return
+		}
+		if v, err := strconv.ParseInt(*s, 10, 64); err == nil {
+			*s = opts.Value(t, v)
+		}
+	}
 	for i := range w.Start {
 		if t := w.Start[i].term; t != nil {
-			w.Start[i].Name = text(t)
+			value(&w.Start[i].Value, t)
+			name(&w.Start[i].Name, t)
 		}
 	}
 	for i := range w.Rows {
 		if t := w.Rows[i].term; t != nil {
-			w.Rows[i].Name = text(t)
+			for _, s := range []*string{&w.Rows[i].Start, &w.Rows[i].AB, &w.Rows[i].BA} {
+				value(s, t)
+			}
+			name(&w.Rows[i].Name, t)
 		}
 	}
 }

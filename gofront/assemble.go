@@ -174,7 +174,7 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 			sv.Root = tn.Name()
 		}
 		if g.m != nil {
-			mp := &MapPart{Go: g.m.goPath, Type: g.m.goType, Part: g.part, KeyMin: g.m.keyMin, KeyBool: g.m.keyBool}
+			mp := &MapPart{Go: g.m.goPath, Type: g.m.goType, Part: g.part, KeyMin: g.m.keyMin, KeyBool: g.m.keyBool, Keys: g.m.size}
 			if g.part == "" {
 				mp.Part = "value"
 				mp.Field = strings.TrimPrefix(g.goPath, strings.SplitN(g.goPath, "[%d]", 2)[0]+"[%d]")

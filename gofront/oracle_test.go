@@ -478,8 +478,10 @@ func irOverflow(m *interp.Machine, p *gofront.Package, a, b *gofront.Block, st *
 // where an order overflows in the interpreter is left out: the guard
 // holds there when the order goes on to a runtime error over the IR's
 // integers, while Go wraps and may go on (docs/go.md, Known limits). It
-// returns the cases and the counts of both kinds.
-func pairCases(r *rand.Rand, p *gofront.Package, f *ic.File, per int, guarded bool) (cases []oracleCase, holds, outside int) {
+// returns the cases and the counts of both kinds. Every sampled state is
+// one Go can be in, so the pair's Domain holds in it: that is checked
+// too.
+func pairCases(t *testing.T, r *rand.Rand, p *gofront.Package, f *ic.File, per int, guarded bool) (cases []oracleCase, holds, outside int) {
 	blocks := map[string]*gofront.Block{}
 	for _, b := range p.Blocks {
 		blocks[b.ID] = b
@@ -495,8 +497,15 @@ func pairCases(r *rand.Rand, p *gofront.Package, f *ic.File, per int, guarded bo
 		}
 		in, out := 0, 0
 		exact := pr.Exact
+		domain := p.Domain(a.ID, b.ID)
 		for try := 0; try < 300*per && (in < per || exact && out < per); try++ {
 			st := sample(r, p, a, b)
+			for _, d := range domain {
+				if ok, err := d.Holds(st); err != nil || !ok {
+					t.Errorf("%s/%s: the domain's %s does not hold (%v) in a state Go holds: %v", pr.A, pr.B, d, err, st)
+					return nil, 0, 0
+				}
+			}
 			if pr.NoOverflow != nil {
 				if ok, err := pr.NoOverflow.Holds(st); err != nil || !ok {
 					continue
@@ -551,7 +560,7 @@ func TestOracle(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := rand.New(rand.NewPCG(1, uint64(len(name))))
-			cases, holds, outside := pairCases(r, p, f, per, false)
+			cases, holds, outside := pairCases(t, r, p, f, per, false)
 			if len(cases) == 0 {
 				t.Fatal("no state sampled")
 			}

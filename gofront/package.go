@@ -63,6 +63,7 @@ type MapPart struct {
 	Field   string
 	KeyMin  int64
 	KeyBool bool
+	Keys    int64 // the number of keys of the key type (the arrays' size)
 }
 
 // Var is a parameter of a block, named as constraints name it.

@@ -1,0 +1,166 @@
+package gofront
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/icgen/icgen/ic"
+	"github.com/icgen/icgen/lang"
+)
+
+// Domain is what Go knows of the start states of a pair of blocks (by id,
+// a's call first) and the IR does not: each element of an array of a
+// narrow type, or of bool, lies in its type's range (0 or 1 for bool); of
+// a map, each key is present or not (has is 0 or 1), an absent key's
+// values are zero, the length counts the keys present (it is at most the
+// number of keys when they are not state) and a nil map has none; each
+// argument of a narrow type that its block reads lies in its type's
+// range. The arrays have constant sizes, so each fact is a finite
+// conjunction.
+//
+// The facts are for witnesses and samples (audit.Options.Domain): a state
+// where they hold is one Go can be in. Constraints are proven over every
+// state of the IR, which includes these, so they hold in Go's states
+// without them. A scalar field of a narrow type has an invariant of its
+// range in the program already, and is not repeated here.
+func (p *Package) Domain(a, b string) []*ic.Expr {
+	var out []*ic.Expr
+	if len(p.State) != len(p.Prog.Globals) {
+		return nil
+	}
+	type mapParts struct {
+		has, ln, isNil *lang.Var
+		vals           []*lang.Var
+		mp             *MapPart
+	}
+	maps := map[string]*mapParts{}
+	var order []string
+	for i, sv := range p.State {
+		g := p.Prog.Globals[i]
+		if sv.Size > 0 && g.Type == lang.IntArray {
+			lo, hi := sv.Min, sv.Max
+			if sv.Bool {
+				lo, hi = 0, 1
+			}
+			if sv.Map != nil && sv.Map.Part == "has" {
+				lo, hi = 0, 1
+			}
+			if lo > math.MinInt64 || hi < math.MaxInt64 {
+				for k := range sv.Size {
+					out = append(out, within(elem(g, k), lo, hi)...)
+				}
+			}
+		}
+		if sv.Map == nil {
+			continue
+		}
+		key := sv.Root + sv.Map.Go
+		mp := maps[key]
+		if mp == nil {
+			mp = &mapParts{mp: sv.Map}
+			maps[key] = mp
+			order = append(order, key)
+		}
+		switch sv.Map.Part {
+		case "has":
+			mp.has = g
+		case "len":
+			mp.ln = g
+		case "nil":
+			mp.isNil = g
+		default:
+			mp.vals = append(mp.vals, g)
+		}
+	}
+	for _, key := range order {
+		mp := maps[key]
+		if mp.has == nil {
+			if mp.ln != nil && mp.mp.Keys > 0 {
+				out = append(out, cmp("<=", globalTerm(mp.ln), ic.Int(mp.mp.Keys)))
+			}
+			continue
+		}
+		var hs []*ic.Expr
+		for k := range mp.mp.Keys {
+			h := elem(mp.has, k)
+			hs = append(hs, h)
+			for _, v := range mp.vals {
+				// absent => zero: has[k] == 1 || v[k] == 0
+				out = append(out, or(cmp("==", h, ic.Int(1)), cmp("==", elem(v, k), ic.Int(0))))
+			}
+		}
+		count := &ic.Expr{Op: "+", Args: hs}
+		if len(hs) == 1 {
+			count = hs[0]
+		}
+		if mp.ln != nil {
+			out = append(out, cmp("==", globalTerm(mp.ln), count))
+		}
+		if mp.isNil != nil && len(hs) > 0 {
+			out = append(out, or(&ic.Expr{Op: "!", Args: []*ic.Expr{boolGlobal(mp.isNil)}}, cmp("==", count, ic.Int(0))))
+		}
+	}
+	for e, id := range []string{a, b} {
+		out = append(out, p.argRanges(id, e)...)
+	}
+	return out
+}
+
+// argRanges states the range of each argument of a narrow type that
+// block id reads, as the local of event e.
+func (p *Package) argRanges(id string, e int) []*ic.Expr {
+	bl := p.Prog.Block(id)
+	var gb *Block
+	for _, x := range p.Blocks {
+		if x.ID == id {
+			gb = x
+		}
+	}
+	if bl == nil || gb == nil || gb.Reason != nil || len(bl.Proc.Params) != len(gb.Params) {
+		return nil
+	}
+	var out []*ic.Expr
+	for k, v := range bl.Proc.Params {
+		gv := gb.Params[k]
+		if gv.Bool || gv.Min == math.MinInt64 && gv.Max == math.MaxInt64 || !slices.Contains(bl.Point.Live, v) {
+			continue
+		}
+		out = append(out, within(&ic.Expr{Op: "local", Name: v.Name, Event: e}, gv.Min, gv.Max)...)
+	}
+	return out
+}
+
+func elem(g *lang.Var, k int64) *ic.Expr {
+	return &ic.Expr{Op: "select", Name: g.Name, Args: []*ic.Expr{ic.Int(k)}}
+}
+
+func globalTerm(g *lang.Var) *ic.Expr { return &ic.Expr{Op: "global", Name: g.Name} }
+
+func boolGlobal(g *lang.Var) *ic.Expr { return &ic.Expr{Op: "global", Name: g.Name, Sort: "bool"} }
+
+func cmp(op string, x, y *ic.Expr) *ic.Expr { return &ic.Expr{Op: op, Args: []*ic.Expr{x, y}} }
+
+func or(x, y *ic.Expr) *ic.Expr { return &ic.Expr{Op: "||", Args: []*ic.Expr{x, y}} }
+
+// within is lo <= x <= hi, as two facts.
+func within(x *ic.Expr, lo, hi int64) []*ic.Expr {
+	return []*ic.Expr{cmp("<=", ic.Int(lo), x), cmp("<=", x, ic.Int(hi))}
+}
+
+// GoValue writes the value v of a witness's term (a global, an element or
+// a local) as Go holds it: false and true for an element of a bool array
+// and for a map's presence, the integer otherwise.
+func (p *Package) GoValue(term *ic.Expr, v int64) string {
+	if term.Op == "select" && len(p.State) == len(p.Prog.Globals) {
+		for i, g := range p.Prog.Globals {
+			if g.Name != term.Name {
+				continue
+			}
+			if sv := p.State[i]; sv.Bool || sv.Map != nil && sv.Map.Part == "has" {
+				return strconv.FormatBool(v != 0)
+			}
+		}
+	}
+	return strconv.FormatInt(v, 10)
+}
