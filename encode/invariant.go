@@ -56,7 +56,9 @@ func (c *cond) expr(e lang.Expr) *ts.Term {
 		case *lang.ParamRef:
 			size = ts.SymTerm(c.syms.Param(s.Param))
 		}
-		c.def = append(c.def, ts.Binary(lang.OpLe, ts.Int(0), i), ts.Binary(lang.OpLt, i, size))
+		if !e.Array.Unbounded() {
+			c.def = append(c.def, ts.Binary(lang.OpLe, ts.Int(0), i), ts.Binary(lang.OpLt, i, size))
+		}
 		return ts.Select(ts.SymTerm(c.syms.Global(e.Array)), i)
 	case *lang.UnaryExpr:
 		x := c.expr(e.X)
