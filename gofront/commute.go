@@ -735,6 +735,9 @@ func (c *condCtx) keyIndex(m ast.Expr, base cplace, k ast.Expr) lang.Expr {
 	}
 	ksc := c.scalar(k)
 	v := c.expr(k)
+	if mi.wide {
+		return v
+	}
 	if mi.keyMin != 0 {
 		// The wrapped signed key less the minimum is the unsigned wrap of
 		// the key less the minimum: ((k + 128) % 256 + 256) % 256.
@@ -784,7 +787,7 @@ func (c *condCtx) value(e ast.Expr, q cplace, sc scalar) lang.Expr {
 	g := c.global(e, q)
 	v := c.b.vars[g]
 	p := c.at(e.Pos())
-	if g.size == 0 {
+	if !g.array() {
 		return &lang.VarRef{At: p, Var: v}
 	}
 	el := &lang.IndexExpr{At: p, Array: v, Index: q.idx}

@@ -75,6 +75,10 @@ func (p *Package) Domain(a, b string) []*ic.Expr {
 	}
 	for _, key := range order {
 		mp := maps[key]
+		if mp.mp.Keys == 0 {
+			out = append(out, p.wideFacts(mp.has, mp.isNil, mp.vals, a, b)...)
+			continue
+		}
 		if mp.has == nil {
 			if mp.ln != nil && mp.mp.Keys > 0 {
 				out = append(out, cmp("<=", globalTerm(mp.ln), ic.Int(mp.mp.Keys)))
@@ -105,6 +109,59 @@ func (p *Package) Domain(a, b string) []*ic.Expr {
 		out = append(out, p.argRanges(id, e)...)
 	}
 	return out
+}
+
+// wideFacts are the facts of a map with wide keys at the keys the calls'
+// integer arguments name (its arrays are unbounded: the facts cannot be
+// stated at every key without quantifiers): present or not, zero when
+// absent, absent from a nil map, a narrow value in its range.
+func (p *Package) wideFacts(has, isNil *lang.Var, vals []*lang.Var, a, b string) []*ic.Expr {
+	var out []*ic.Expr
+	for e, id := range []string{a, b} {
+		bl := p.Prog.Block(id)
+		if bl == nil {
+			continue
+		}
+		for _, v := range bl.Point.Live {
+			if v.Type != lang.Int {
+				continue
+			}
+			k := &ic.Expr{Op: "local", Name: v.Name, Event: e}
+			for _, g := range vals {
+				if sv := p.stateOf(g); sv != nil && (sv.Bool || sv.Min > math.MinInt64 || sv.Max < math.MaxInt64) {
+					lo, hi := sv.Min, sv.Max
+					if sv.Bool {
+						lo, hi = 0, 1
+					}
+					out = append(out, within(sel(g, k), lo, hi)...)
+				}
+			}
+			if has == nil {
+				continue
+			}
+			h := sel(has, k)
+			out = append(out, within(h, 0, 1)...)
+			for _, g := range vals {
+				out = append(out, or(cmp("==", h, ic.Int(1)), cmp("==", sel(g, k), ic.Int(0))))
+			}
+			if isNil != nil {
+				out = append(out, or(&ic.Expr{Op: "!", Args: []*ic.Expr{boolGlobal(isNil)}}, cmp("==", h, ic.Int(0))))
+			}
+		}
+	}
+	return out
+}
+
+// stateOf is the StateVar of a global.
+func (p *Package) stateOf(g *lang.Var) *StateVar {
+	if g.Index < len(p.State) {
+		return &p.State[g.Index]
+	}
+	return nil
+}
+
+func sel(g *lang.Var, k *ic.Expr) *ic.Expr {
+	return &ic.Expr{Op: "select", Name: g.Name, Args: []*ic.Expr{k}}
 }
 
 // argRanges states the range of each argument of a narrow type that

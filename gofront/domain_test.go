@@ -60,7 +60,7 @@ func TestDomain(t *testing.T) {
 		}
 		return e
 	}
-	lru, kv, maps := load("../examples/go/lru"), load("../examples/go/kvstore"), load("testdata/maps")
+	lru, kv, maps, wide := load("../examples/go/lru"), load("../examples/go/kvstore"), load("testdata/maps"), load("testdata/widemaps")
 	for _, tc := range []struct {
 		name  string
 		p     *gofront.Package
@@ -84,6 +84,13 @@ func TestDomain(t *testing.T) {
 			e.g["has(m.small)"][3], e.g["len(m.small)"][0], e.g["isnil(m.small)"][0] = 1, 1, 1
 		}, false},
 		{"int8 argument", maps, "M.Inc", "M.Take", func(e env) { e.args[0]["k"] = 128 }, false},
+		{"wide: a key present", wide, "W.Inc", "W.Take", func(e env) {
+			e.args[0]["k"], e.g["has(w.counts)"][0], e.g["w.counts"][0], e.g["len(w.counts)"][0] = 0, 1, 3, 1
+		}, true},
+		{"wide: presence 2 at an argument", wide, "W.Inc", "W.Take", func(e env) { e.g["has(w.counts)"][0] = 2 }, false},
+		{"wide: absent key with a value", wide, "W.Inc", "W.Take", func(e env) { e.g["w.counts"][0] = 3 }, false},
+		{"wide: nil map with a key", wide, "W.Inc", "W.Take", func(e env) { e.g["has(w.counts)"][0], e.g["isnil(w.counts)"][0] = 1, 1 }, false},
+		{"wide: int8 value out of range", wide, "W.Bump", "W.Bump", func(e env) { e.g["w.small"][0] = 200 }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := zero(tc.p)

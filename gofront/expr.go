@@ -613,7 +613,7 @@ func (c *fnCtx) placeValueSc(pos token.Pos, p place, sc scalar) frag {
 	}
 	g := c.b.globalFor(c, p, sc)
 	v := c.access(g, p).at(pos)
-	if g.size > 0 && sc.isBool {
+	if g.array() && sc.isBool {
 		return cat("(", v, " != 0)")
 	}
 	return v
@@ -623,7 +623,7 @@ func (c *fnCtx) placeValueSc(pos token.Pos, p place, sc scalar) frag {
 // element.
 func (c *fnCtx) access(g *global, p place) frag {
 	c.globals[g] = true
-	if g.size > 0 {
+	if g.array() {
 		return cat(g.blk, "[", *p.idx, "]")
 	}
 	return fr(g.blk)

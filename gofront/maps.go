@@ -7,17 +7,18 @@ import (
 	"strings"
 )
 
-// Maps of the shared state are modelled exactly when their keys are few:
-// the IR holds such a map as arrays over every key of the key type (an
-// int8, uint8 or bool key), one of values per scalar leaf of the element
-// and one of presence (has), with its length and whether it is nil as two
-// scalars. In every state Go can be in, a key that is absent has the zero
+// Maps of the shared state with integer or bool keys are modelled
+// exactly: the IR holds a map as arrays over its keys, one of values per
+// scalar leaf of the element and one of presence (has), with its length
+// and whether it is nil as two scalars. For keys of at most 8 bits (int8,
+// uint8, bool) the arrays have one element per key of the key type; for
+// wider keys they are unbounded (int m[*]) and indexed by the key. In every state Go can be in, a key that is absent has the zero
 // value in the value arrays, a nil map has no key, and the length counts
 // the keys present; every operation lowered here keeps that so, and reads
 // rely on it: m[k] is the value array's element, present or not.
 
-// maxMapKeyBits bounds the width of a map's key type: the IR's arrays
-// hold one element per key.
+// maxMapKeyBits bounds the width of a key type whose map the IR holds
+// in arrays of one element per key; wider keys index unbounded arrays.
 const maxMapKeyBits = 8
 
 // mapOf describes the map held at base, or fails with the reason it is
@@ -35,7 +36,7 @@ func (c *fnCtx) mapOf(pos token.Pos, base place, mt *types.Map) *mapInfo {
 	}
 	ksc, reason := scalarOf(mt.Key())
 	if reason != "" {
-		c.fail(pos, "map with keys of type %s: only keys of at most %d bits (int8, uint8, bool) are modelled", mt.Key(), maxMapKeyBits)
+		c.fail(pos, "map with keys of type %s: %s", mt.Key(), reason)
 	}
 	mi := &mapInfo{goType: types.TypeString(mt, types.RelativeTo(c.tp.pkg))}
 	switch {
@@ -45,7 +46,8 @@ func (c *fnCtx) mapOf(pos token.Pos, base place, mt *types.Map) *mapInfo {
 		lo, hi := ksc.bounds()
 		mi.keyMin, mi.size = lo, hi-lo+1
 	default:
-		c.fail(pos, "map with keys of type %s: only keys of at most %d bits (int8, uint8, bool) are modelled (the IR holds a map as an array over every key)", mt.Key(), maxMapKeyBits)
+		mi.wide = true
+		mi.keyLo, mi.keyHi = ksc.rng()
 	}
 	if _, reason := leavesOf(mt.Elem()); reason != "" {
 		c.fail(pos, "map with elements of type %s: %s", mt.Elem(), reason)
@@ -71,6 +73,11 @@ func (c *fnCtx) keyIndex(mi *mapInfo, k frag, ksc scalar, constant bool) frag {
 	if mi.keyBool {
 		c.b.needB2I = true
 		return cat("B2I(", k, ")")
+	}
+	if mi.wide {
+		// Every value of the key's type is an index of the unbounded
+		// arrays; a key out of its type's range is no state of Go's.
+		return k
 	}
 	if !constant && !strings.HasPrefix(k.s, ksc.wrapFunc()+"(") {
 		k = c.wrapped(k, ksc)
@@ -164,7 +171,7 @@ func (c *fnCtx) storeLeaves(pos token.Pos, p place, ls []leaf, vals []frag) {
 		}
 		g := c.b.globalFor(c, q, lf.sc)
 		val := vals[k]
-		if g.size > 0 && lf.sc.isBool {
+		if g.array() && lf.sc.isBool {
 			c.b.needB2I = true
 			val = cat("B2I(", val, ")")
 		}

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +34,17 @@ type state struct {
 	// its has(m) array being state: no block reads it).
 	present map[string][]int64
 	isNil   map[string]bool // by the same key: the map is nil
+	// sparse holds the unbounded arrays (a map with wide keys): the
+	// elements that are not 0, by the key.
+	sparse map[string]map[int64]int64
+}
+
+// elem is element i of an array of the state.
+func (s *state) elem(name string, i int64) int64 {
+	if sp, ok := s.sparse[name]; ok {
+		return sp[i]
+	}
+	return s.vars[name][i]
 }
 
 func (s *state) Global(name string) (int64, bool) {
@@ -43,6 +56,9 @@ func (s *state) Global(name string) (int64, bool) {
 }
 
 func (s *state) Element(array string, i int64) (int64, bool) {
+	if sp, ok := s.sparse[array]; ok {
+		return sp[i], true
+	}
 	v, ok := s.vars[array]
 	if !ok || i < 0 || i >= int64(len(v)) {
 		return 0, false
@@ -88,7 +104,7 @@ func value(r *rand.Rand, isBool bool, lo, hi int64) int64 {
 }
 
 func sample(r *rand.Rand, p *gofront.Package, a, b *gofront.Block) *state {
-	s := &state{vars: map[string][]int64{}, present: map[string][]int64{}, isNil: map[string]bool{}}
+	s := &state{vars: map[string][]int64{}, present: map[string][]int64{}, isNil: map[string]bool{}, sparse: map[string]map[int64]int64{}}
 	for e, bl := range []*gofront.Block{a, b} {
 		s.args[e] = map[string]int64{}
 		for _, v := range bl.Params {
@@ -127,6 +143,10 @@ func sampleMaps(r *rand.Rand, p *gofront.Package, s *state) {
 		parts[k] = append(parts[k], sv)
 	}
 	for _, k := range order {
+		if parts[k][0].Map.Keys == 0 {
+			sampleWide(r, parts[k], s)
+			continue
+		}
 		var size int64
 		for _, sv := range parts[k] {
 			size = max(size, sv.Size)
@@ -183,6 +203,55 @@ func sampleMaps(r *rand.Rand, p *gofront.Package, s *state) {
 	}
 }
 
+// sampleWide samples a map with wide keys: nil, or a few keys present
+// (the calls' arguments in the key type's range among them, often),
+// with their values; every other key is absent.
+func sampleWide(r *rand.Rand, parts []gofront.StateVar, s *state) {
+	mp := parts[0].Map
+	k := parts[0].Root + mp.Go
+	isNil := r.IntN(6) == 0
+	var keys []int64
+	if !isNil {
+		var cands []int64
+		for e := range 2 {
+			for _, v := range s.args[e] {
+				cands = append(cands, v)
+			}
+		}
+		cands = append(cands, value(r, false, mp.KeyLo, mp.KeyHi), value(r, false, mp.KeyLo, mp.KeyHi))
+		seen := map[int64]bool{}
+		for _, c := range cands {
+			if c >= mp.KeyLo && c <= mp.KeyHi && !seen[c] && r.IntN(2) == 0 {
+				seen[c] = true
+				keys = append(keys, c)
+			}
+		}
+		slices.Sort(keys)
+	}
+	s.isNil[k] = isNil
+	s.present[k] = keys
+	for _, sv := range parts {
+		switch sv.Map.Part {
+		case "nil":
+			s.vars[sv.Name] = []int64{map[bool]int64{false: 0, true: 1}[isNil]}
+		case "len":
+			s.vars[sv.Name] = []int64{int64(len(keys))}
+		default:
+			els := map[int64]int64{}
+			for _, key := range keys {
+				v := int64(1)
+				if sv.Map.Part != "has" {
+					v = value(r, sv.Bool, sv.Min, sv.Max)
+				}
+				if v != 0 {
+					els[key] = v
+				}
+			}
+			s.sparse[sv.Name] = els
+		}
+	}
+}
+
 // goMaps writes the code that builds the sampled maps: nil, or made and
 // given the keys present.
 func goMaps(w *strings.Builder, p *gofront.Package, st *state) {
@@ -220,7 +289,7 @@ func goMaps(w *strings.Builder, p *gofront.Package, st *state) {
 				if vv.Map == nil || vv.Map.Part != "value" || x(vv) != x(sv) {
 					continue
 				}
-				fmt.Fprintf(w, "\t\te%s = %s\n", vv.Map.Field, lit(st.vars[vv.Name][i], vv.Bool))
+				fmt.Fprintf(w, "\t\te%s = %s\n", vv.Map.Field, lit(st.elem(vv.Name, i), vv.Bool))
 			}
 			fmt.Fprintf(w, "\t\tm[%s] = e\n\t}\n", key)
 		}
@@ -249,6 +318,9 @@ func (s *state) String() string {
 			}
 		}
 		fmt.Fprintf(&b, "%s={%s} ", n, strings.Join(nz, " "))
+	}
+	for _, n := range slices.Sorted(maps.Keys(s.sparse)) {
+		fmt.Fprintf(&b, "%s=%v ", n, s.sparse[n])
 	}
 	fmt.Fprintf(&b, "args %v %v", s.args[0], s.args[1])
 	return b.String()
@@ -454,6 +526,11 @@ func irOverflow(m *interp.Machine, p *gofront.Package, a, b *gofront.Block, st *
 		}
 	}
 	start := m.PairState(store, bl[0], locals[0], bl[1], locals[1])
+	for i, g := range p.Prog.Globals {
+		for k, v := range st.sparse[p.State[i].Name] {
+			start.SetElement(g, k, v)
+		}
+	}
 	for _, order := range [][2]int{{0, 1}, {1, 0}} {
 		s := start.Clone()
 		for _, i := range order {
@@ -543,8 +620,8 @@ func TestOracle(t *testing.T) {
 		t.Skip("no go command")
 	}
 	per := testsize.Count("ICGEN_GO_ORACLE_SAMPLES", 8, 40)
-	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "parallel": filepath.Join("testdata", "parallel")}
-	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "parallel"} {
+	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "widemaps": filepath.Join("testdata", "widemaps"), "parallel": filepath.Join("testdata", "parallel")}
+	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "widemaps", "parallel"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join("..", "examples", "go", name)

@@ -40,10 +40,13 @@ type StateVar struct {
 	// Go is the Go expression of the value from the receiver (".balance",
 	// ".entries[%d].key") or of the package variable ("hits"), %d
 	// standing for the index when Size > 0.
-	Go       string
-	Size     int64
-	Bool     bool
-	Min, Max int64 // the Go type's range (ints)
+	Go   string
+	Size int64
+	// Unbounded, for the values and presence of a map with wide keys:
+	// an array indexed by any integer (the key), Size 0.
+	Unbounded bool
+	Bool      bool
+	Min, Max  int64 // the Go type's range (ints)
 	// Map, for a part of a map, says which.
 	Map *MapPart
 }
@@ -63,7 +66,10 @@ type MapPart struct {
 	Field   string
 	KeyMin  int64
 	KeyBool bool
-	Keys    int64 // the number of keys of the key type (the arrays' size)
+	Keys    int64 // the number of keys of the key type (the arrays' size); 0 for wide keys (unbounded arrays)
+	// KeyLo and KeyHi are the key type's range, for wide keys: an
+	// element's index is the key.
+	KeyLo, KeyHi int64
 }
 
 // Var is a parameter of a block, named as constraints name it.
@@ -682,6 +688,7 @@ func (b *builder) globalFor(c *fnCtx, p place, sc scalar) *global {
 	g.display = strings.Join(disp, ".")
 	if p.idx != nil {
 		g.size = p.size
+		g.unbounded = p.mi != nil && p.mi.wide
 	}
 	if len(p.path) == 0 {
 		if init, ok := b.pkgVarInit[p.r.key]; ok {

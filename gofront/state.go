@@ -109,9 +109,12 @@ type global struct {
 	display string
 	sc      scalar
 	size    int64 // > 0 for arrays
-	init    string
-	used    bool
-	goPath  string // the Go expression from the root, %d for the index
+	// unbounded: the values or presence of a map with wide keys, an
+	// unbounded array of the IR (int a[*]) indexed by the key itself.
+	unbounded bool
+	init      string
+	used      bool
+	goPath    string // the Go expression from the root, %d for the index
 	// part and m, for the globals of a map: part is "" for the values
 	// (one field of them for a struct element), or "has", "len", "nil".
 	part string
@@ -128,7 +131,14 @@ type mapInfo struct {
 	keyMin  int64
 	keyBool bool
 	size    int64
+	// wide: keys of more than 8 bits; the arrays are unbounded (size 0),
+	// indexed by the key.
+	wide         bool
+	keyLo, keyHi int64 // the key type's range, for wide keys
 }
+
+// array reports whether the global is an array of the IR.
+func (g *global) array() bool { return g.size > 0 || g.unbounded }
 
 // leaf is a scalar part of a struct-typed value: its field path and type.
 type leaf struct {

@@ -187,7 +187,7 @@ func (g *gen) newOwner(prefix string) *owner {
 	if prefix != "" && g.r.IntN(2) == 0 {
 		o.arrays = append(o.arrays, array{name: "es", ofE: true, size: 2 + g.r.IntN(2)})
 	}
-	keys := []typ{tI8, tU8, tBool}
+	keys := []typ{tI8, tU8, tBool, tInt, tI64, tI16, tU32}
 	for i := range g.r.IntN(3) / 2 {
 		m := mapField{name: fmt.Sprintf("m%d", i), key: g.pick(keys)}
 		if prefix != "" && g.r.IntN(3) == 0 {
