@@ -39,10 +39,15 @@ type Options struct {
 	// are states the source can be in; constraints are still proven over
 	// every state, and a pair's class does not depend on them.
 	Domain func(a, b string) []*ic.Expr
-	// Value, when set, writes a value of a witness: what the global,
-	// element or local term holds when the IR holds v there (Go's false
-	// and true for an element of a bool array). nil: as the IR holds it.
-	Value func(term *ic.Expr, v int64) string
+	// Witness, when set, makes the namer and the writer of the values of
+	// one witness: name renders a global, element or local term (instead
+	// of Text), value what the term holds when the IR holds v there (Go's
+	// false and true for an element of a bool array, a string for the
+	// integer that holds it). They may name values in the order they
+	// meet them (start values first, then rows, each value before its
+	// name), so they are made anew for each witness. nil: Text, and
+	// values as the IR holds them.
+	Witness func() (name func(*ic.Expr) string, value func(term *ic.Expr, v int64) string)
 	// Progress, when set, is called after each pair is classified (stage
 	// "classifying") and after each pair's witness search ("witnesses"),
 	// from one goroutine at a time.

@@ -100,17 +100,22 @@ func (w *Witness) rename(opts Options) {
 	if w == nil {
 		return
 	}
+	text := opts.Text
+	var write func(*ic.Expr, int64) string
+	if opts.Witness != nil {
+		text, write = opts.Witness()
+	}
 	name := func(n *string, t *ic.Expr) {
-		if opts.Text != nil {
-			*n = opts.Text(t)
+		if text != nil {
+			*n = text(t)
 		}
 	}
 	value := func(s *string, t *ic.Expr) {
-		if opts.Value == nil {
+		if write == nil {
 			return
 		}
 		if v, err := strconv.ParseInt(*s, 10, 64); err == nil {
-			*s = opts.Value(t, v)
+			*s = write(t, v)
 		}
 	}
 	for i := range w.Start {

@@ -171,7 +171,7 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 		if g == nil {
 			continue
 		}
-		sv := StateVar{Name: v.Name, Go: g.goPath, Size: g.size, Unbounded: g.unbounded, Bool: g.sc.isBool}
+		sv := StateVar{Name: v.Name, Go: g.goPath, Size: g.size, Unbounded: g.unbounded, Bool: g.sc.isBool, String: g.sc.isString}
 		sv.Min, sv.Max = g.sc.rng()
 		if tn, ok := g.r.key.(*types.TypeName); ok {
 			sv.Root = tn.Name()
@@ -179,7 +179,7 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 		if g.m != nil {
 			mp := &MapPart{Go: g.m.goPath, Type: g.m.goType, Part: g.part, KeyMin: g.m.keyMin, KeyBool: g.m.keyBool, Keys: g.m.size}
 			if g.m.wide {
-				mp.KeyLo, mp.KeyHi = g.m.keyLo, g.m.keyHi
+				mp.KeyLo, mp.KeyHi, mp.KeyString = g.m.keyLo, g.m.keyHi, g.m.keyString
 			}
 			if g.part == "" {
 				mp.Part = "value"

@@ -205,19 +205,91 @@ func within(x *ic.Expr, lo, hi int64) []*ic.Expr {
 	return []*ic.Expr{cmp("<=", ic.Int(lo), x), cmp("<=", x, ic.Int(hi))}
 }
 
-// GoValue writes the value v of a witness's term (a global, an element or
-// a local) as Go holds it: false and true for an element of a bool array
-// and for a map's presence, the integer otherwise.
-func (p *Package) GoValue(term *ic.Expr, v int64) string {
-	if term.Op == "select" && len(p.State) == len(p.Prog.Globals) {
-		for i, g := range p.Prog.Globals {
-			if g.Name != term.Name {
-				continue
+// GoWitness returns the namer and the writer of the values of one
+// witness (audit.Options.Witness). The namer is GoText, where a string's
+// integer that holds no string constant of the package (a key of a map
+// with string keys) is a name "s1", "s2", ... given in the order the two
+// meet such integers (a name no constant of the package is). The writer
+// writes what a global, an element or a local term holds as Go holds
+// it: false and true for an element of a bool array and for a map's
+// presence; for a string, its constant (StringOf) or its name; the
+// integer otherwise.
+func (p *Package) GoWitness() (func(*ic.Expr) string, func(*ic.Expr, int64) string) {
+	names := map[int64]string{}
+	taken := map[string]bool{"": true}
+	for _, s := range p.Strings {
+		taken[s] = true
+	}
+	n := 0
+	str := func(v int64) string {
+		if s, ok := p.StringOf(v); ok {
+			return strconv.Quote(s)
+		}
+		if _, ok := names[v]; !ok {
+			for {
+				n++
+				if name := "s" + strconv.Itoa(n); !taken[name] {
+					names[v] = name
+					break
+				}
 			}
-			if sv := p.State[i]; sv.Bool || sv.Map != nil && sv.Map.Part == "has" {
-				return strconv.FormatBool(v != 0)
+		}
+		return strconv.Quote(names[v])
+	}
+	name := func(e *ic.Expr) string { return p.goText(e, str) }
+	return name, func(term *ic.Expr, v int64) string {
+		sv := p.stateNamed(term.Name)
+		switch {
+		case term.Op == "select" && sv != nil && (sv.Bool || sv.Map != nil && sv.Map.Part == "has"):
+			return strconv.FormatBool(v != 0)
+		case term.Op == "local" && p.stringLocal(term.Name), term.Op != "local" && sv != nil && sv.String:
+		default:
+			return strconv.FormatInt(v, 10)
+		}
+		return str(v)
+	}
+}
+
+// StringOf returns the string constant the integer v holds ("" for 0),
+// false when v holds none of the package's constants (then it is a
+// string the package does not write, a different one for each v).
+func (p *Package) StringOf(v int64) (string, bool) {
+	switch {
+	case v == 0:
+		return "", true
+	case v >= 1 && v <= int64(len(p.Strings)):
+		return p.Strings[v-1], true
+	}
+	return "", false
+}
+
+// stateNamed is the StateVar of the global named name, or nil.
+func (p *Package) stateNamed(name string) *StateVar {
+	if len(p.State) != len(p.Prog.Globals) {
+		return nil
+	}
+	for i, g := range p.Prog.Globals {
+		if g.Name == name {
+			return &p.State[i]
+		}
+	}
+	return nil
+}
+
+// stringLocal reports whether the local name is a string parameter in
+// every block with a parameter of that name (and is one in some block):
+// terms name locals without their block.
+func (p *Package) stringLocal(name string) bool {
+	some := false
+	for _, b := range p.Blocks {
+		for _, v := range b.Params {
+			if v.Name == name {
+				if !v.String {
+					return false
+				}
+				some = true
 			}
 		}
 	}
-	return strconv.FormatInt(v, 10)
+	return some
 }

@@ -113,3 +113,41 @@ func TestDomain(t *testing.T) {
 		})
 	}
 }
+
+// TestGoWitness: a witness writes a string's integer as the constant it
+// holds, or as a name "s1", "s2", ... in the order it meets them (the
+// same name for the same integer, in values and in the keys of names).
+func TestGoWitness(t *testing.T) {
+	t.Parallel()
+	p, errs, err := gofront.Load(filepath.FromSlash("testdata/strmaps"))
+	if err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	admin := int64(0)
+	for i, s := range p.Strings {
+		if s == "admin" {
+			admin = int64(i + 1)
+		}
+	}
+	if admin == 0 {
+		t.Fatalf("no constant \"admin\" in %q", p.Strings)
+	}
+	name, value := p.GoWitness()
+	who := &ic.Expr{Op: "local", Name: "who"}
+	amt := &ic.Expr{Op: "local", Name: "amt"}
+	has := &ic.Expr{Op: "select", Name: "has(b.accounts)", Args: []*ic.Expr{ic.Int(777)}}
+	for _, c := range []struct{ got, want string }{
+		{value(who, 12345), `"s1"`},
+		{value(who, admin), `"admin"`},
+		{value(who, 0), `""`},
+		{name(has), `has(b.accounts, "s2")`},
+		{value(who, 777), `"s2"`},
+		{value(who, 12345), `"s1"`},
+		{value(amt, 12345), "12345"},
+		{value(has, 1), "true"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s, want %s", c.got, c.want)
+		}
+	}
+}

@@ -241,6 +241,8 @@ func (c *fnCtx) constant(e ast.Expr, tv types.TypeAndValue) frag {
 			c.fail(e.Pos(), "constant %s beyond int64 is not modelled", v)
 		}
 		return intLit(n).at(e.Pos())
+	case constant.String:
+		return intLit(c.b.stringID(constant.StringVal(v))).at(e.Pos())
 	}
 	c.fail(e.Pos(), "constant %s of kind %s is not modelled", v, v.Kind())
 	return frag{}
@@ -255,6 +257,9 @@ func intLit(n int64) frag {
 	}
 	return fr(strconv.FormatInt(n, 10))
 }
+
+// stringsReason says what of strings is modelled.
+const stringsReason = "strings are modelled as opaque values: only assignment, == and != and map keys"
 
 var arithOps = map[token.Token]string{token.ADD: "+", token.SUB: "-", token.MUL: "*", token.QUO: "/", token.REM: "%"}
 var cmpOps = map[token.Token]string{token.EQL: "==", token.NEQ: "!=", token.LSS: "<", token.LEQ: "<=", token.GTR: ">", token.GEQ: ">="}
@@ -271,8 +276,12 @@ func (c *fnCtx) binary(x *ast.BinaryExpr, sc scalar) frag {
 			return f
 		}
 		xt := c.info().TypeOf(x.X)
-		if _, reason := scalarOf(xt); reason != "" {
+		xsc, reason := scalarOf(xt)
+		if reason != "" {
 			c.fail(x.OpPos, "comparison of %s values is not modelled", xt)
+		}
+		if xsc.isString && x.Op != token.EQL && x.Op != token.NEQ {
+			c.fail(x.OpPos, "operator %s on strings: %s", x.Op, stringsReason)
 		}
 		l := c.expr(x.X)
 		r := c.expr(x.Y)
@@ -321,6 +330,9 @@ func (c *fnCtx) arith(pos token.Pos, op token.Token, l, r frag, sc scalar) frag 
 	if sc.isBool {
 		c.fail(pos, "operator %s on bool", op)
 	}
+	if sc.isString {
+		c.fail(pos, "operator %s on strings: %s", op, stringsReason)
+	}
 	v := cat("(", l, " ", fr(arithOps[op]).at(pos), " ", r, ")")
 	return c.wrapped(v, sc)
 }
@@ -350,6 +362,9 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 		if reason != "" {
 			c.fail(call.Args[0].Pos(), "conversion from %s: %s", ft, reason)
 		}
+		if from.isString != to.isString {
+			c.fail(call.Pos(), "conversion from %s to %s: %s", ft, tv.Type, stringsReason)
+		}
 		v := c.expr(call.Args[0])
 		if from.within(to) {
 			return v
@@ -362,7 +377,7 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 			switch b.Name() {
 			case "min", "max":
 				sc, reason := scalarOf(c.info().TypeOf(call))
-				if reason != "" || sc.isBool {
+				if reason != "" || sc.isBool || sc.isString {
 					c.fail(call.Pos(), "%s of %s is not modelled", b.Name(), c.info().TypeOf(call))
 				}
 				name := "MIN2"
@@ -378,6 +393,9 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 			case "len", "cap":
 				if mt, ok := c.info().TypeOf(call.Args[0]).Underlying().(*types.Map); ok && b.Name() == "len" {
 					return c.mapLen(call.Args[0], mt)
+				}
+				if sc, _ := scalarOf(c.info().TypeOf(call.Args[0])); sc.isString {
+					c.fail(call.Pos(), "len of a string: %s", stringsReason)
 				}
 				c.fail(call.Pos(), "%s of a value that is not an array is not modelled", b.Name())
 			case "panic":

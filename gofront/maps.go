@@ -48,6 +48,7 @@ func (c *fnCtx) mapOf(pos token.Pos, base place, mt *types.Map) *mapInfo {
 	default:
 		mi.wide = true
 		mi.keyLo, mi.keyHi = ksc.rng()
+		mi.keyString = ksc.isString
 	}
 	if _, reason := leavesOf(mt.Elem()); reason != "" {
 		c.fail(pos, "map with elements of type %s: %s", mt.Elem(), reason)

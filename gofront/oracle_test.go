@@ -284,12 +284,15 @@ func goMaps(w *strings.Builder, p *gofront.Package, st *state) {
 			if sv.Map.KeyBool {
 				key = strconv.FormatBool(i == 1)
 			}
+			if sv.Map.KeyString {
+				key = goLit(p, i, false, true)
+			}
 			fmt.Fprintf(w, "\t{\n\t\tm := %s\n\t\te := m[%s]\n", x(sv), key)
 			for _, vv := range p.State {
 				if vv.Map == nil || vv.Map.Part != "value" || x(vv) != x(sv) {
 					continue
 				}
-				fmt.Fprintf(w, "\t\te%s = %s\n", vv.Map.Field, lit(st.elem(vv.Name, i), vv.Bool))
+				fmt.Fprintf(w, "\t\te%s = %s\n", vv.Map.Field, goLit(p, st.elem(vv.Name, i), vv.Bool, vv.String))
 			}
 			fmt.Fprintf(w, "\t\tm[%s] = e\n\t}\n", key)
 		}
@@ -335,6 +338,27 @@ type oracleCase struct {
 	commute bool
 }
 
+// goLit is the Go literal of the value v of a type: a bool, a string
+// (the package's constant v holds, or a string of no constant, one for
+// each v), or an integer.
+func goLit(p *gofront.Package, v int64, isBool, isString bool) string {
+	if !isString {
+		return lit(v, isBool)
+	}
+	if s, ok := p.StringOf(v); ok {
+		return strconv.Quote(s)
+	}
+	taken := map[string]bool{}
+	for _, s := range p.Strings {
+		taken[s] = true
+	}
+	s := "#" + strconv.FormatInt(v, 10)
+	for taken[s] {
+		s = "#" + s
+	}
+	return strconv.Quote(s)
+}
+
 func lit(v int64, isBool bool) string {
 	if isBool {
 		return strconv.FormatBool(v != 0)
@@ -376,14 +400,14 @@ func goCase(w *strings.Builder, i int, p *gofront.Package, c oracleCase) {
 			if sv.Root != "" {
 				x = "r" + sv.Root + x
 			}
-			fmt.Fprintf(w, "\t%s = %s\n", x, lit(v, sv.Bool))
+			fmt.Fprintf(w, "\t%s = %s\n", x, goLit(p, v, sv.Bool, sv.String))
 		}
 	}
 	fmt.Fprintf(w, "\tvar res [2]string\n")
 	call := func(e int, bl *gofront.Block) string {
 		var args []string
 		for _, v := range bl.Params {
-			args = append(args, lit(c.st.args[e][v.Name], v.Bool))
+			args = append(args, goLit(p, c.st.args[e][v.Name], v.Bool, v.String))
 		}
 		x := bl.Func + "(" + strings.Join(args, ", ") + ")"
 		if bl.Recv != "" {
@@ -620,8 +644,8 @@ func TestOracle(t *testing.T) {
 		t.Skip("no go command")
 	}
 	per := testsize.Count("ICGEN_GO_ORACLE_SAMPLES", 8, 40)
-	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "widemaps": filepath.Join("testdata", "widemaps"), "parallel": filepath.Join("testdata", "parallel")}
-	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "widemaps", "parallel"} {
+	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "widemaps": filepath.Join("testdata", "widemaps"), "strmaps": filepath.Join("testdata", "strmaps"), "parallel": filepath.Join("testdata", "parallel")}
+	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "widemaps", "strmaps", "parallel"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join("..", "examples", "go", name)

@@ -29,7 +29,10 @@ type Package struct {
 	State []StateVar
 	// Commutes are the //icgen:commute declarations, in file order.
 	Commutes []Commute
-	_        struct{}
+	// Strings are the string constants the program holds as integers:
+	// Strings[i] is held as i+1, "" as 0 (see StringOf).
+	Strings []string
+	_       struct{}
 }
 
 // StateVar is a global of the program: a scalar part of the shared state
@@ -46,6 +49,7 @@ type StateVar struct {
 	// an array indexed by any integer (the key), Size 0.
 	Unbounded bool
 	Bool      bool
+	String    bool  // a string (see Package.Strings)
 	Min, Max  int64 // the Go type's range (ints)
 	// Map, for a part of a map, says which.
 	Map *MapPart
@@ -70,12 +74,14 @@ type MapPart struct {
 	// KeyLo and KeyHi are the key type's range, for wide keys: an
 	// element's index is the key.
 	KeyLo, KeyHi int64
+	KeyString    bool // string keys
 }
 
 // Var is a parameter of a block, named as constraints name it.
 type Var struct {
 	Name     string
 	Bool     bool
+	String   bool
 	Min, Max int64
 }
 
@@ -178,6 +184,25 @@ type builder struct {
 	allAtomic   bool
 	maps        map[string]*mapInfo
 	vars        map[*global]*lang.Var // the program's global of each used global, made by finish
+	strIDs      map[string]int64      // the string constants met, numbered from 1
+	strs        []string              // by number - 1
+}
+
+// stringID is the integer that holds the string constant s: 0 for "",
+// the others numbered from 1 as the lowering meets them.
+func (b *builder) stringID(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	if id, ok := b.strIDs[s]; ok {
+		return id
+	}
+	if b.strIDs == nil {
+		b.strIDs = map[string]int64{}
+	}
+	b.strs = append(b.strs, s)
+	b.strIDs[s] = int64(len(b.strs))
+	return b.strIDs[s]
 }
 
 func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic bool) (*Package, lang.ErrorList) {
@@ -252,6 +277,7 @@ func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic boo
 	out.Prog = prog
 	out.State = b.state
 	out.Commutes, errs = b.commutes(prog, srcs)
+	out.Strings = b.strs
 	if len(errs) > 0 {
 		return out, errs
 	}
@@ -493,7 +519,7 @@ func (b *builder) lowerBlock(bs *blockSrc) {
 			lv := c.locals[c.info().Defs[n]]
 			sc := lv.leaves[0].sc
 			lo, hi := sc.rng()
-			bs.bl.Params = append(bs.bl.Params, Var{Name: c.disp[lv.blk[0]], Bool: sc.isBool, Min: lo, Max: hi})
+			bs.bl.Params = append(bs.bl.Params, Var{Name: c.disp[lv.blk[0]], Bool: sc.isBool, String: sc.isString, Min: lo, Max: hi})
 		}
 	}
 	c.retFlag = c.tmp()
@@ -694,6 +720,9 @@ func (b *builder) globalFor(c *fnCtx, p place, sc scalar) *global {
 		if init, ok := b.pkgVarInit[p.r.key]; ok {
 			if tv := b.declPkg0().info.Types[init]; tv.Value != nil {
 				g.init = constText(tv.Value, sc)
+				if tv.Value.Kind() == constant.String && sc.isString {
+					g.init = intLit(b.stringID(constant.StringVal(tv.Value))).s
+				}
 			}
 		}
 	}

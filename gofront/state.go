@@ -12,9 +12,13 @@ import (
 // that fit in int64, with their width, and bool.
 type scalar struct {
 	isBool bool
-	bits   int // 64 for int and int64; 8, 16, 32 for the narrower ones
-	signed bool
-	name   string // the Go type's name, for messages
+	// isString: a string, held as an opaque integer (one per string: 0
+	// for "", the package's string constants numbered from 1); only
+	// assignment, == and != and map keys read it.
+	isString bool
+	bits     int // 64 for int and int64; 8, 16, 32 for the narrower ones
+	signed   bool
+	name     string // the Go type's name, for messages
 }
 
 func (s scalar) narrow() bool { return !s.isBool && s.bits < 64 }
@@ -70,6 +74,8 @@ func scalarOf(t types.Type) (sc scalar, reason string) {
 	switch b.Kind() {
 	case types.Bool, types.UntypedBool:
 		return scalar{isBool: true, name: name}, ""
+	case types.String, types.UntypedString:
+		return scalar{bits: 64, signed: true, isString: true, name: name}, ""
 	case types.Int, types.Int64, types.UntypedInt:
 		return scalar{bits: 64, signed: true, name: name}, ""
 	case types.Int8:
@@ -135,6 +141,7 @@ type mapInfo struct {
 	// indexed by the key.
 	wide         bool
 	keyLo, keyHi int64 // the key type's range, for wide keys
+	keyString    bool
 }
 
 // array reports whether the global is an array of the IR.

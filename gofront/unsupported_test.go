@@ -22,7 +22,7 @@ func TestUnsupported(t *testing.T) {
 
 import "sync"
 
-type T struct { mu sync.Mutex; n int; m map[int]int; ms map[string]int; mb map[uint8]int; mm map[uint8]map[uint8]int; s []int; p *int; f func() int; ch chan int; u uint64; i interface{ M() } }
+type T struct { mu sync.Mutex; n int; m map[int]int; ms map[string]int; str string; mb map[uint8]int; mm map[uint8]map[uint8]int; s []int; p *int; f func() int; ch chan int; u uint64; i interface{ M() } }
 
 func (t *T) Ok(k int) { t.mu.Lock(); defer t.mu.Unlock(); t.n += k }
 
@@ -39,7 +39,11 @@ func (t *T) X(k int) int { t.mu.Lock(); defer t.mu.Unlock()
 		{"interface", "\tt.i.M()\n\treturn 0 }", "10:2: call of t.i.M: a method of an interface: interfaces are not modelled"},
 		{"closure", "\tg := func() int { return 1 }\n\treturn g() }", "10:7: function literal: closures are not modelled"},
 		{"function value", "\treturn t.f() }", "10:9: call of t.f: a call through a function value is not modelled"},
-		{"map of string keys", "\treturn t.ms[\"a\"] }", "10:9: map with keys of type string: values of type string are not modelled"},
+		{"string length", "\treturn len(t.str) }", "10:9: len of a string: strings are modelled as opaque values: only assignment, == and != and map keys"},
+		{"string concatenation", "\tt.str = t.str + \"a\"\n\treturn 0 }", "10:16: operator + on strings: strings are modelled as opaque values: only assignment, == and != and map keys"},
+		{"string order", "\tif t.str < \"b\" { return 1 }\n\treturn 0 }", "10:11: operator < on strings: strings are modelled as opaque values: only assignment, == and != and map keys"},
+		{"string index", "\treturn int(t.str[k]) }", "10:13: index of string is not modelled"},
+		{"string conversion", "\tt.str = string(rune(k))\n\treturn 0 }", "10:10: conversion from rune to string: strings are modelled as opaque values: only assignment, == and != and map keys"},
 		{"map of maps", "\treturn t.mm[1][2] }", "10:9: map with elements of type map[uint8]int: values of type map[uint8]int are not modelled"},
 		{"map assigned whole", "\tt.mb = make(map[uint8]int)\n\treturn 0 }", "10:9: values of type map[uint8]int are not modelled"},
 		{"local map", "\tm := map[uint8]int{}\n\treturn m[1] }", "10:7: values of type map[uint8]int are not modelled"},
