@@ -13,6 +13,7 @@ type typ struct {
 	name     string
 	min, max int64
 	isBool   bool
+	isString bool // a string: only a map key, a parameter of a block, a literal
 }
 
 var (
@@ -25,6 +26,7 @@ var (
 	tU16  = typ{name: "uint16", min: 0, max: math.MaxUint16}
 	tU32  = typ{name: "uint32", min: 0, max: math.MaxUint32}
 	tBool = typ{name: "bool", max: 1, isBool: true}
+	tStr  = typ{name: "string", isString: true}
 )
 
 // numerics are the integer types, int first (and most often).
@@ -187,7 +189,7 @@ func (g *gen) newOwner(prefix string) *owner {
 	if prefix != "" && g.r.IntN(2) == 0 {
 		o.arrays = append(o.arrays, array{name: "es", ofE: true, size: 2 + g.r.IntN(2)})
 	}
-	keys := []typ{tI8, tU8, tBool, tInt, tI64, tI16, tU32}
+	keys := []typ{tI8, tU8, tBool, tInt, tI64, tI16, tU32, tStr}
 	for i := range g.r.IntN(3) / 2 {
 		m := mapField{name: fmt.Sprintf("m%d", i), key: g.pick(keys)}
 		if prefix != "" && g.r.IntN(3) == 0 {
@@ -325,6 +327,11 @@ func (g *gen) helper(w *strings.Builder, name string, method bool) {
 // locking the package mutex.
 func (g *gen) block(w *strings.Builder, name string, method bool) {
 	params := g.paramTypes()
+	for _, m := range g.o.maps {
+		if m.key.isString && len(params) < 4 && g.r.IntN(3) > 0 {
+			params = append(params, tStr)
+		}
+	}
 	var results []typ
 	for range g.r.IntN(4) / 2 {
 		results = append(results, g.scalarType())
@@ -878,6 +885,9 @@ func (g *gen) call(h helper) string {
 
 // lit is a constant of type t: edges and small numbers.
 func (g *gen) lit(t typ) string {
+	if t.isString {
+		return []string{`"a"`, `"b"`, `""`}[g.r.IntN(3)]
+	}
 	if t.isBool {
 		return []string{"true", "false"}[g.r.IntN(2)]
 	}
@@ -926,7 +936,7 @@ func (g *gen) key(t typ) string {
 	if len(ls) > 0 && g.r.IntN(3) > 0 {
 		l := ls[g.r.IntN(len(ls))]
 		l.used = true
-		if !t.isBool && g.r.IntN(4) == 0 {
+		if !t.isBool && !t.isString && g.r.IntN(4) == 0 {
 			return l.name + " + 1"
 		}
 		if t.isBool && g.r.IntN(3) == 0 {
@@ -934,7 +944,7 @@ func (g *gen) key(t typ) string {
 		}
 		return l.name
 	}
-	if !t.isBool && g.r.IntN(2) == 0 {
+	if !t.isBool && !t.isString && g.r.IntN(2) == 0 {
 		ints := g.locals(tInt, false)
 		if len(ints) > 0 {
 			l := ints[g.r.IntN(len(ints))]
@@ -1147,7 +1157,7 @@ func (g *gen) leafNonConst(t typ) string {
 		}
 		if len(g.params) > 0 && g.r.IntN(2) == 0 {
 			p := g.params[g.r.IntN(len(g.params))]
-			if !p.t.isBool && p.t != t {
+			if !p.t.isBool && !p.t.isString && p.t != t {
 				return t.name + "(" + p.name + ")"
 			}
 		}
@@ -1160,7 +1170,7 @@ func (g *gen) leafNonConst(t typ) string {
 // leafNonConstAny is a non-constant integer of some type.
 func (g *gen) leafNonConstAny() string {
 	for _, p := range g.params {
-		if !p.t.isBool {
+		if !p.t.isBool && !p.t.isString {
 			return p.name
 		}
 	}
