@@ -91,6 +91,9 @@ func (b *builder) assemble(srcs []*blockSrc) (string, []mark) {
 	if b.minmax["MAX2"] {
 		parts = append(parts, fr("func int MAX2(int x, int y) { if (y > x) { return y; } return x; }"))
 	}
+	if b.needSIDX {
+		parts = append(parts, fr("func int SIDX(int i, int n) { if (i < 0 || i >= n) { return 1 / 0; } return i; }"))
+	}
 	if b.needB2I {
 		parts = append(parts, fr("func int B2I(bool v) { if (v) { return 1; } return 0; }"))
 	}
@@ -181,6 +184,7 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 			if g.m.wide {
 				mp.KeyLo, mp.KeyHi, mp.KeyString = g.m.keyLo, g.m.keyHi, g.m.keyString
 			}
+			mp.Slice = g.m.slice
 			if g.part == "" {
 				mp.Part = "value"
 				mp.Field = strings.TrimPrefix(g.goPath, strings.SplitN(g.goPath, "[%d]", 2)[0]+"[%d]")

@@ -77,6 +77,9 @@ func (p *Package) Domain(a, b string) []*ic.Expr {
 		mp := maps[key]
 		if mp.mp.Keys == 0 {
 			out = append(out, p.wideFacts(mp.has, mp.isNil, mp.vals, a, b)...)
+			if mp.mp.Slice && mp.ln != nil {
+				out = append(out, p.sliceFacts(mp.ln, mp.vals, a, b)...)
+			}
 			continue
 		}
 		if mp.has == nil {
@@ -146,6 +149,30 @@ func (p *Package) wideFacts(has, isNil *lang.Var, vals []*lang.Var, a, b string)
 			}
 			if isNil != nil {
 				out = append(out, or(&ic.Expr{Op: "!", Args: []*ic.Expr{boolGlobal(isNil)}}, cmp("==", h, ic.Int(0))))
+			}
+		}
+	}
+	return out
+}
+
+// sliceFacts are the facts of a slice at the indices the calls' integer
+// arguments name: an element outside [0, len) is no part of the slice,
+// and is 0 (so a witness shows no value there).
+func (p *Package) sliceFacts(ln *lang.Var, vals []*lang.Var, a, b string) []*ic.Expr {
+	var out []*ic.Expr
+	for e, id := range []string{a, b} {
+		bl := p.Prog.Block(id)
+		if bl == nil {
+			continue
+		}
+		for _, v := range bl.Point.Live {
+			if v.Type != lang.Int {
+				continue
+			}
+			k := &ic.Expr{Op: "local", Name: v.Name, Event: e}
+			in := &ic.Expr{Op: "&&", Args: []*ic.Expr{cmp("<=", ic.Int(0), k), cmp("<", k, globalTerm(ln))}}
+			for _, g := range vals {
+				out = append(out, or(in, cmp("==", sel(g, k), ic.Int(0))))
 			}
 		}
 	}

@@ -159,12 +159,6 @@ func (c *fnCtx) expr(e ast.Expr) frag {
 		}
 		c.fail(x.Pos(), "%s is not modelled", x.Name)
 	case *ast.SelectorExpr, *ast.IndexExpr:
-		if ix, ok := x.(*ast.IndexExpr); ok {
-			switch c.info().TypeOf(ix.X).Underlying().(type) {
-			case *types.Slice:
-				c.fail(ix.Pos(), "slice index: slices are not modelled")
-			}
-		}
 		p, ok := c.placeOf(x)
 		if !ok {
 			c.fail(x.Pos(), "%s is not modelled", types.ExprString(x))
@@ -394,6 +388,9 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 				if mt, ok := c.info().TypeOf(call.Args[0]).Underlying().(*types.Map); ok && b.Name() == "len" {
 					return c.mapLen(call.Args[0], mt)
 				}
+				if st, ok := c.info().TypeOf(call.Args[0]).Underlying().(*types.Slice); ok && b.Name() == "len" {
+					return c.sliceLen(call.Args[0], st)
+				}
 				if sc, _ := scalarOf(c.info().TypeOf(call.Args[0])); sc.isString {
 					c.fail(call.Pos(), "len of a string: %s", stringsReason)
 				}
@@ -583,7 +580,11 @@ func (c *fnCtx) placeOf(e ast.Expr) (place, bool) {
 			}
 			return c.mapElem(x, base, mt), true
 		case *types.Slice:
-			c.fail(x.Pos(), "slice index: slices are not modelled")
+			base, ok := c.placeOf(x.X)
+			if !ok {
+				c.fail(x.Pos(), "slice index: index of %s, which is not modelled", types.ExprString(x.X))
+			}
+			return c.sliceElem(x, base, mt), true
 		case *types.Pointer:
 			c.fail(x.Pos(), "index through a pointer: pointers are not modelled")
 		}

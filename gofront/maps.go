@@ -267,3 +267,104 @@ func (c *fnCtx) mapIndexOf(e ast.Expr) *ast.IndexExpr {
 	}
 	return ix
 }
+
+// sliceOf describes the slice held at base, or fails with the reason it
+// is not modelled. The IR holds it as a map with wide keys that has only
+// values and len: element i at index i of unbounded arrays.
+func (c *fnCtx) sliceOf(pos token.Pos, base place, st *types.Slice) *mapInfo {
+	switch {
+	case base.local != nil || base.r == nil:
+		c.fail(pos, "a slice that is not shared state (a local or a parameter) is not modelled")
+	case base.idx != nil:
+		c.fail(pos, "slices inside arrays, maps or slices are not modelled")
+	}
+	key := base.r.blk + "/" + pathKey(base.path)
+	if mi, ok := c.b.maps[key]; ok {
+		return mi
+	}
+	if _, reason := leavesOf(st.Elem()); reason != "" {
+		c.fail(pos, "slice with elements of type %s: %s", st.Elem(), reason)
+	}
+	mi := &mapInfo{goType: types.TypeString(st, types.RelativeTo(c.tp.pkg)), wide: true, slice: true}
+	mi.keyLo, mi.keyHi = 0, 1<<63-1
+	for i, n := range base.names {
+		if base.path[i] >= 0 {
+			mi.goPath += "." + n
+		}
+	}
+	if _, isVar := base.r.key.(*types.Var); isVar {
+		mi.goPath = base.r.key.Name() + mi.goPath
+	}
+	c.b.maps[key] = mi
+	return mi
+}
+
+// sliceElem is the place of s[i], the slice at base: its index checked
+// against the length (SIDX), where Go checks it.
+func (c *fnCtx) sliceElem(x *ast.IndexExpr, base place, st *types.Slice) place {
+	mi := c.sliceOf(x.X.Pos(), base, st)
+	ln := c.mapPart(base, mi, "len")
+	c.b.needSIDX = true
+	idx := cat("SIDX(", c.expr(x.Index), ", ", fr(ln.blk), ")").at(x.Lbrack)
+	q := base.with(-2, "", st.Elem())
+	q.idx = &idx
+	q.idxE = x.Index
+	q.mi = mi
+	return q
+}
+
+// sliceLen is len(s).
+func (c *fnCtx) sliceLen(e ast.Expr, st *types.Slice) frag {
+	base, ok := c.placeOf(e)
+	if !ok {
+		c.fail(e.Pos(), "len of %s, which is not modelled", types.ExprString(e))
+	}
+	mi := c.sliceOf(e.Pos(), base, st)
+	return fr(c.mapPart(base, mi, "len").blk).at(e.Pos())
+}
+
+// sliceAppend lowers s = append(s, v...), s a slice of the state: each
+// value, evaluated first, is stored at index len, which grows by one.
+// Any other append (to another slice, of a slice...) is not modelled.
+func (c *fnCtx) sliceAppend(lhs ast.Expr, call *ast.CallExpr) {
+	st, ok := c.info().TypeOf(call).Underlying().(*types.Slice)
+	if !ok || call.Ellipsis.IsValid() || len(call.Args) < 2 || types.ExprString(ast.Unparen(lhs)) != types.ExprString(ast.Unparen(call.Args[0])) {
+		c.fail(call.Pos(), "append other than s = append(s, v, ...) to a slice of the state is not modelled")
+	}
+	base, ok := c.placeOf(lhs)
+	if !ok {
+		c.fail(lhs.Pos(), "append to %s, which is not modelled", types.ExprString(lhs))
+	}
+	c.wrote(lhs.Pos(), base)
+	mi := c.sliceOf(lhs.Pos(), base, st)
+	ls, _ := leavesOf(st.Elem())
+	var tmps [][]frag
+	for _, a := range call.Args[1:] {
+		var vs []frag
+		for k, v := range c.valuesOf(a, st.Elem(), false) {
+			n := c.tmp()
+			c.line(a.Pos(), ls[k].sc.blkType(), " ", n, " = ", v, ";")
+			vs = append(vs, fr(n))
+		}
+		tmps = append(tmps, vs)
+	}
+	ln := c.mapPart(base, mi, "len")
+	for _, vs := range tmps {
+		idx := fr(ln.blk)
+		q := base.with(-2, "", st.Elem())
+		q.idx = &idx
+		q.mi = mi
+		c.storeLeaves(call.Pos(), q, ls, vs)
+		c.line(call.Pos(), ln.blk, " = ", ln.blk, " + 1;")
+	}
+}
+
+// isBuiltin reports whether call calls the builtin name.
+func (c *fnCtx) isBuiltin(call *ast.CallExpr, name string) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := c.info().Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}

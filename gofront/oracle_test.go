@@ -209,9 +209,14 @@ func sampleMaps(r *rand.Rand, p *gofront.Package, s *state) {
 func sampleWide(r *rand.Rand, parts []gofront.StateVar, s *state) {
 	mp := parts[0].Map
 	k := parts[0].Root + mp.Go
-	isNil := r.IntN(6) == 0
+	isNil := r.IntN(6) == 0 && !mp.Slice
 	var keys []int64
-	if !isNil {
+	if mp.Slice {
+		// A slice: elements 0 to len-1.
+		for i := range int64(r.IntN(4)) {
+			keys = append(keys, i)
+		}
+	} else if !isNil {
 		var cands []int64
 		for e := range 2 {
 			for _, v := range s.args[e] {
@@ -265,6 +270,9 @@ func goMaps(w *strings.Builder, p *gofront.Package, st *state) {
 	for _, sv := range p.State {
 		switch {
 		case sv.Map == nil || made[x(sv)]:
+		case sv.Map.Slice:
+			fmt.Fprintf(w, "\t%s = make(%s, %d)\n", x(sv), sv.Map.Type, len(st.present[sv.Root+sv.Map.Go]))
+			made[x(sv)] = true
 		case !st.isNil[sv.Root+sv.Map.Go]:
 			fmt.Fprintf(w, "\t%s = make(%s)\n", x(sv), sv.Map.Type)
 			made[x(sv)] = true
@@ -644,8 +652,8 @@ func TestOracle(t *testing.T) {
 		t.Skip("no go command")
 	}
 	per := testsize.Count("ICGEN_GO_ORACLE_SAMPLES", 8, 40)
-	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "widemaps": filepath.Join("testdata", "widemaps"), "strmaps": filepath.Join("testdata", "strmaps"), "parallel": filepath.Join("testdata", "parallel")}
-	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "widemaps", "strmaps", "parallel"} {
+	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "widemaps": filepath.Join("testdata", "widemaps"), "strmaps": filepath.Join("testdata", "strmaps"), "slices": filepath.Join("testdata", "slices"), "parallel": filepath.Join("testdata", "parallel")}
+	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "widemaps", "strmaps", "slices", "parallel"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join("..", "examples", "go", name)

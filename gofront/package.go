@@ -75,6 +75,9 @@ type MapPart struct {
 	// element's index is the key.
 	KeyLo, KeyHi int64
 	KeyString    bool // string keys
+	// Slice: the parts of a slice (Type its Go type), held as a map with
+	// int keys that has only values (element i at key i) and len.
+	Slice bool
 }
 
 // Var is a parameter of a block, named as constraints name it.
@@ -178,6 +181,7 @@ type builder struct {
 	wraps       map[string]scalar
 	minmax      map[string]bool
 	needB2I     bool
+	needSIDX    bool
 	used        map[string]bool // IR names of procs and funcs
 	recvNames   map[*root]map[string]int
 	state       []StateVar

@@ -142,6 +142,10 @@ type mapInfo struct {
 	wide         bool
 	keyLo, keyHi int64 // the key type's range, for wide keys
 	keyString    bool
+	// slice: a slice of the shared state, held as a map with wide keys
+	// that has only values and len: element i at index i, read and
+	// written through SIDX, which fails out of [0, len).
+	slice bool
 }
 
 // array reports whether the global is an array of the IR.
