@@ -57,6 +57,12 @@ type mapField struct {
 	ofE  bool // values of the struct E
 }
 
+// sliceField is a slice of a scalar type.
+type sliceField struct {
+	name string
+	elem typ
+}
+
 // helper is a function of the package a block calls.
 type helper struct {
 	name   string
@@ -73,6 +79,7 @@ type owner struct {
 	scalars []field
 	arrays  []array
 	maps    []mapField
+	slices  []sliceField
 	helpers []helper
 }
 
@@ -151,6 +158,9 @@ func Generate(seed uint64, tag string) []byte {
 		for i := range p.maps {
 			p.maps[i].name += tag
 		}
+		for i := range p.slices {
+			p.slices[i].name += tag
+		}
 		fmt.Fprintf(&w, "var (\n\tmu%s sync.Mutex\n", tag)
 		g.writeFields(&w, p, "\t")
 		fmt.Fprintf(&w, ")\n\n")
@@ -199,6 +209,9 @@ func (g *gen) newOwner(prefix string) *owner {
 		}
 		o.maps = append(o.maps, m)
 	}
+	if g.r.IntN(3) == 0 {
+		o.slices = append(o.slices, sliceField{name: "sl", elem: g.scalarType()})
+	}
 	return o
 }
 
@@ -215,6 +228,9 @@ func (g *gen) writeFields(w *strings.Builder, o *owner, ind string) {
 	}
 	for _, m := range o.maps {
 		fmt.Fprintf(w, "%s%s map[%s]%s\n", ind, m.name, m.key.name, g.mapVal(m))
+	}
+	for _, s := range o.slices {
+		fmt.Fprintf(w, "%s%s []%s\n", ind, s.name, s.elem.name)
 	}
 }
 
@@ -476,6 +492,8 @@ func (g *gen) stmt(depth int) []string {
 			return g.switchStmt(depth)
 		case k == 11 && depth > 0 && g.loops == 0:
 			return g.loop(depth)
+		case k == 12 && g.state && len(g.o.slices) > 0 && (len(g.o.maps) == 0 || g.r.IntN(2) == 0):
+			return g.sliceStmt()
 		case k == 12 && g.state && len(g.o.maps) > 0:
 			return g.mapStmt()
 		case k == 13 && g.state:
@@ -738,6 +756,30 @@ func (g *gen) jump() []string {
 		return []string{j}
 	}
 	return []string{"if " + g.cond(2) + " {", "\t" + j, "}"}
+}
+
+// sliceStmt appends to a slice of the state (one value or two), or
+// writes an element: unchecked (out of range at times), or where it is
+// in range, or with op=.
+func (g *gen) sliceStmt() []string {
+	s := g.o.slices[g.r.IntN(len(g.o.slices))]
+	x := g.o.prefix + s.name
+	switch g.r.IntN(5) {
+	case 0:
+		return []string{fmt.Sprintf("%s = append(%s, %s)", x, x, g.expr(s.elem, 1))}
+	case 1:
+		return []string{fmt.Sprintf("%s = append(%s, %s, %s)", x, x, g.expr(s.elem, 1), g.expr(s.elem, 1))}
+	case 2:
+		return []string{fmt.Sprintf("%s[%s] = %s", x, g.index(3), g.expr(s.elem, 1))}
+	case 3:
+		i := g.index(3)
+		return []string{fmt.Sprintf("if int(%s) >= 0 && int(%s) < len(%s) {", i, i, x), fmt.Sprintf("\t%s[%s] = %s", x, i, g.expr(s.elem, 1)), "}"}
+	}
+	if s.elem.isBool {
+		i := g.index(3)
+		return []string{fmt.Sprintf("%s[%s] = !%s[%s]", x, i, x, i)}
+	}
+	return []string{fmt.Sprintf("%s[%s] += %s", x, g.index(3), g.expr(s.elem, 1))}
 }
 
 func (g *gen) mapStmt() []string {
@@ -1147,6 +1189,14 @@ func (g *gen) leafNonConst(t typ) string {
 			}
 			if t.isBool {
 				cands = append(cands, func() string { return "(" + p + m.name + " == nil)" })
+			}
+		}
+		for _, s := range g.o.slices {
+			if s.elem == t {
+				cands = append(cands, func() string { return fmt.Sprintf("%s%s[%s]", p, s.name, g.index(3)) })
+			}
+			if t == tInt {
+				cands = append(cands, func() string { return "len(" + p + s.name + ")" })
 			}
 		}
 	}
