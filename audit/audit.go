@@ -31,6 +31,23 @@ type Options struct {
 	// that rendering of its expression (CheckFile). nil: the program is
 	// not Go code, and a constraint has no go field.
 	GoText func(*ic.Expr) string
+	// Domain, when set, gives for a pair of blocks (by id, the first's
+	// process first) conditions that every state of the source language
+	// satisfies and the IR does not know: the range of an array's
+	// elements of a narrow type, what a map's parts say of each other.
+	// Witnesses are searched in the states where they hold, so that they
+	// are states the source can be in; constraints are still proven over
+	// every state, and a pair's class does not depend on them.
+	Domain func(a, b string) []*ic.Expr
+	// Witness, when set, makes the namer and the writer of the values of
+	// one witness: name renders a global, element or local term (instead
+	// of Text), value what the term holds when the IR holds v there (Go's
+	// false and true for an element of a bool array, a string for the
+	// integer that holds it). They may name values in the order they
+	// meet them (start values first, then rows, each value before its
+	// name), so they are made anew for each witness. nil: Text, and
+	// values as the IR holds them.
+	Witness func() (name func(*ic.Expr) string, value func(term *ic.Expr, v int64) string)
 	// Progress, when set, is called after each pair is classified (stage
 	// "classifying") and after each pair's witness search ("witnesses"),
 	// from one goroutine at a time.
@@ -186,13 +203,12 @@ func Run(ctx context.Context, m *interp.Machine, opts Options) (*Report, error) 
 			} else {
 				sp := &space{p: p, a: a, b: b, syms: syms, m: m, funcs: funcs}
 				region := outside(fm, false)
+				sp.restrict(opts, region)
 				out.Witness, out.NoWitness, err = pr.search(ctx, sp, stages(sp, fm, region))
 				if err != nil {
 					return nil, err
 				}
-				if out.Witness != nil && opts.Text != nil {
-					out.Witness.rename(opts.Text)
-				}
+				out.Witness.rename(opts)
 			}
 		}
 		r.Pairs = append(r.Pairs, out)
@@ -210,6 +226,9 @@ func stages(sp *space, fm *encode.Formula, region *query) []stage {
 	both := region.clone()
 	both.graph(fm.Graph, []ts.Ref{fm.Runs(0), fm.Runs(1)}, nil)
 	apart := newQuery()
+	for _, d := range sp.domain {
+		apart.expr(d)
+	}
 	apart.term(runs(ts.Block(sp.a, 0, sp.syms, ts.NewGraph())))
 	apart.term(runs(ts.Block(sp.b, 1, sp.syms, ts.NewGraph())))
 	alone := region.clone()

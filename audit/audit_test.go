@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -68,6 +69,17 @@ func replay(t *testing.T, m *interp.Machine, a, b string, w *Witness) bool {
 		}
 	}
 	st := m.PairState(store, ba, locals[0], bb, locals[1])
+	for _, g := range p.Globals {
+		if !g.Unbounded() {
+			continue
+		}
+		for name, s := range vals {
+			var i int64
+			if _, err := fmt.Sscanf(name, g.Name+"[%d]", &i); err == nil {
+				st.SetElement(g, i, parse(s))
+			}
+		}
+	}
 	if !st.Enabled(0) || !st.Enabled(1) {
 		t.Errorf("(%s, %s): a block is not enabled in the witness state %v", a, b, w.Start)
 		return true
@@ -126,4 +138,39 @@ func TestRunFig1(t *testing.T) {
 			t.Logf("(%s, %s): %v: %s", p.A, p.B, p.Witness.Start, p.Witness.Summary())
 		}
 	}
+}
+
+// TestRunUnbounded: a witness over an unbounded array names the
+// elements it sets, at any index, and differs when run again.
+func TestRunUnbounded(t *testing.T) {
+	t.Parallel()
+	prog := testprog.Source(t, `global int m[*], n;
+proc p(int k) { if (m[k] == 0) { n = n + 1; } m[k] = m[k] + 1; }
+proc q(int k) { m[k + 1000000] = 0; }
+`)
+	m, err := interp.New(prog, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.Pairs {
+		if p.A != "p" || p.B != "q" {
+			continue
+		}
+		if !slices.Equal(p.Constraints, []string{"k != k' + 1000000"}) {
+			t.Errorf("(p, q): %v", p.Constraints)
+		}
+		if p.Witness == nil {
+			t.Fatalf("(p, q): no witness: %s", p.NoWitness)
+		}
+		if replay(t, m, p.A, p.B, p.Witness) {
+			t.Errorf("(p, q): the witness %v does not differ when run", p.Witness.Start)
+		}
+		t.Logf("%v: %s", p.Witness.Start, p.Witness.Summary())
+		return
+	}
+	t.Fatal("no pair (p, q)")
 }

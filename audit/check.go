@@ -179,6 +179,7 @@ func (c *Checker) check(ctx context.Context, cl Claim) (Result, error) {
 		region.expr(cl.NoOverflow)
 	}
 	sp := &space{p: p, a: a, b: b, syms: c.syms, m: c.m, funcs: c.funcs, checks: []*ic.Expr{cl.Expr, cl.NoOverflow}}
+	sp.restrict(c.opts, region)
 	r.Witness, r.NoWitness, err = c.pr.search(ctx, sp, stages(sp, fm, region))
 	c.rename(r.Witness)
 	if err == nil && r.Witness == nil && (!fm.Exact || fm.Kept) {
@@ -283,6 +284,7 @@ func (c *Checker) guard(ctx context.Context, a, b *lang.Block, proven []*ic.Expr
 	r.Verdict = Unsound
 	r.Reason = "where a constraint and the guard hold, an order can overflow int64"
 	sp := &space{p: c.m.Prog, a: a, b: b, syms: c.syms, m: c.m, funcs: c.funcs, checks: []*ic.Expr{r.Claim.Expr, g}}
+	sp.restrict(c.opts, region)
 	alone := region.clone()
 	alone.term(runs(ts.Block(a, 0, c.syms, ts.NewGraph())))
 	alone.term(runs(ts.Block(b, 1, c.syms, ts.NewGraph())))
@@ -370,9 +372,5 @@ func sortWord(s string) string {
 	return s
 }
 
-// rename names a witness's values by Options.Text, when set.
-func (c *Checker) rename(w *Witness) {
-	if w != nil && c.opts.Text != nil {
-		w.rename(c.opts.Text)
-	}
-}
+// rename names and writes a witness's values by Options.Text and Value.
+func (c *Checker) rename(w *Witness) { w.rename(c.opts) }

@@ -49,6 +49,9 @@
 //     values were used.
 //   - Integers in witnesses are small when possible (|v| <= 100), else any
 //     int64.
+//   - With Options.Domain, witnesses are searched only where the pair's
+//     domain holds (the states a source language such as Go can be in);
+//     proofs and classes never read it.
 //
 // # Limits
 //

@@ -206,6 +206,20 @@ type space struct {
 	m      *interp.Machine
 	funcs  map[string]ic.Function
 	checks []*ic.Expr // must hold in the start state, as the runtime evaluates them
+	domain []*ic.Expr // Options.Domain of the pair (in checks too)
+}
+
+// restrict confines the space, and region, to the states where the
+// pair's Options.Domain holds.
+func (sp *space) restrict(opts Options, region *query) {
+	if opts.Domain == nil {
+		return
+	}
+	sp.domain = opts.Domain(sp.a.ID, sp.b.ID)
+	sp.checks = append(sp.checks, sp.domain...)
+	for _, d := range sp.domain {
+		region.expr(d)
+	}
 }
 
 // scalar is one scalar input of a state: a global, an array element, a
@@ -221,6 +235,9 @@ type scalar struct {
 
 // smt renders the input as an SMT-LIB2 term.
 func (s scalar) smt() string {
+	if s.elem < 0 {
+		return encode.Symbol(s.sym.Name)
+	}
 	if s.sym.Sort == ts.SortArray {
 		return fmt.Sprintf("(select %s %d)", encode.Symbol(s.sym.Name), s.elem)
 	}
@@ -229,10 +246,12 @@ func (s scalar) smt() string {
 
 // z3 builds the input as a solver term.
 func (s scalar) z3(x *z3.Context) z3.Term {
-	switch s.sym.Sort {
-	case ts.SortArray:
+	switch {
+	case s.elem < 0:
+		return x.ArrayConst(ic.SymbolName(s.sym.Name))
+	case s.sym.Sort == ts.SortArray:
 		return x.Select(x.ArrayConst(ic.SymbolName(s.sym.Name)), x.Int(int64(s.elem)))
-	case ts.SortBool:
+	case s.sym.Sort == ts.SortBool:
 		return x.BoolConst(ic.SymbolName(s.sym.Name))
 	}
 	return x.IntConst(ic.SymbolName(s.sym.Name))
@@ -245,6 +264,10 @@ func (sp *space) scalars(m *interp.Machine, q *query) []scalar {
 		sym := sp.syms.Global(g)
 		q.declare(encode.DeclareConst(sym))
 		_, n := m.GlobalLocs(g)
+		if g.Unbounded() {
+			out = append(out, scalar{sym: sym, g: g, elem: -1, sort: ts.SortArray, proc: -1})
+			continue
+		}
 		if g.Type == lang.IntArray {
 			for i := 0; i < n; i++ {
 				out = append(out, scalar{sym: sym, g: g, elem: i, sort: ts.SortInt, proc: -1})
@@ -441,10 +464,10 @@ func (sp *space) seed(st stage) *Witness {
 		}
 	}
 	globals := s.Values(0, sp.m.Locs())
-	if !holdsAt(sp.m, sp.a, sp.b, globals, locals[0], locals[1], sp.funcs, sp.checks...) {
+	if !holdsAt(sp.m, sp.a, sp.b, globals, nil, locals[0], locals[1], sp.funcs, sp.checks...) {
 		return nil
 	}
-	if w, _ := runPair(sp.m, sp.a, sp.b, globals, locals[0], locals[1]); w != nil && st.accept(w) {
+	if w, _ := runPair(sp.m, sp.a, sp.b, globals, nil, locals[0], locals[1]); w != nil && st.accept(w) {
 		return w
 	}
 	return nil
@@ -495,8 +518,14 @@ func (p *prover) candidate(sp *space, st stage, in []scalar) (*Witness, miss, z3
 	store := make([]int64, m.Locs())
 	locals := [2][]int64{make([]int64, len(sp.a.Proc.Locals)), make([]int64, len(sp.b.Proc.Locals))}
 	ok := true
+	var arrays []scalar
+	var ints []int64 // the values of the integer locals: indices the blocks may read
 	for _, s := range in {
 		t := s.z3(x)
+		if s.elem < 0 {
+			arrays = append(arrays, s)
+			continue
+		}
 		val := model.Eval(t, true)
 		var v int64
 		if s.sort == ts.SortBool {
@@ -511,6 +540,9 @@ func (p *prover) candidate(sp *space, st stage, in []scalar) (*Witness, miss, z3
 				continue
 			}
 			eqs = append(eqs, x.Eq(t, x.Int(v)))
+			if s.proc >= 0 {
+				ints = append(ints, v)
+			}
 		}
 		if s.proc >= 0 {
 			locals[s.proc][s.slot] = v
@@ -520,6 +552,18 @@ func (p *prover) candidate(sp *space, st stage, in []scalar) (*Witness, miss, z3
 			store[int(first)+s.elem] = v
 		}
 	}
+	var sparse sparseVals
+	for _, s := range arrays {
+		els, good := arrayModel(x, model, s.z3(x), ints)
+		ok = ok && good
+		if sparse == nil {
+			sparse = sparseVals{}
+		}
+		sparse[s.g] = els
+		for i, v := range els {
+			eqs = append(eqs, x.Eq(x.Select(s.z3(x), x.Int(i)), x.Int(v)))
+		}
+	}
 	block := x.Not(x.And(eqs...))
 	if err := x.Err(); err != nil {
 		return nil, 0, z3.Term{}, err
@@ -527,10 +571,10 @@ func (p *prover) candidate(sp *space, st stage, in []scalar) (*Witness, miss, z3
 	switch {
 	case !ok:
 		return nil, notRunnable, block, nil
-	case !holdsAt(m, sp.a, sp.b, store, locals[0], locals[1], sp.funcs, sp.checks...):
+	case !holdsAt(m, sp.a, sp.b, store, sparse, locals[0], locals[1], sp.funcs, sp.checks...):
 		return nil, notHolding, block, nil
 	}
-	w, mi := runPair(m, sp.a, sp.b, store, locals[0], locals[1])
+	w, mi := runPair(m, sp.a, sp.b, store, sparse, locals[0], locals[1])
 	switch {
 	case w == nil:
 		return nil, mi, block, nil
@@ -539,4 +583,47 @@ func (p *prover) candidate(sp *space, st stage, in []scalar) (*Witness, miss, z3
 	}
 	w.Params = params
 	return w, hit, block, nil
+}
+
+// arrayModel reads the model's value of an unbounded array: a store
+// chain over a constant array. A state holds finitely many elements that
+// are not 0, so the constant stands only at the indices in ints (the
+// values of the processes' integer locals, which the blocks may read as
+// indices), and
+// every other element is 0: a candidate, which runs decide on. false when
+// the value is not of that form.
+func arrayModel(x *z3.Context, model *z3.Model, a z3.Term, ints []int64) (map[int64]int64, bool) {
+	v := model.Eval(a, true)
+	els := map[int64]int64{}
+	set := map[int64]bool{}
+	for v.DeclKind() == z3.OpStore && v.NumArgs() == 3 {
+		i, ok1 := v.Arg(1).Int64()
+		e, ok2 := v.Arg(2).Int64()
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		if !set[i] { // the outermost store of an index is its value
+			set[i] = true
+			if e != 0 {
+				els[i] = e
+			}
+		}
+		v = v.Arg(0)
+	}
+	if v.DeclKind() != z3.OpConstArray || v.NumArgs() != 1 {
+		return nil, false
+	}
+	d, ok := v.Arg(0).Int64()
+	if !ok {
+		return nil, false
+	}
+	if d != 0 {
+		for _, i := range ints {
+			if !set[i] {
+				set[i] = true
+				els[i] = d
+			}
+		}
+	}
+	return els, true
 }

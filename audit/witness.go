@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -93,16 +94,42 @@ func locTerm(g *lang.Var, i int) *ic.Expr {
 // process.
 func localTerm(v *lang.Var, k int) *ic.Expr { return &ic.Expr{Op: "local", Name: v.Name, Event: k} }
 
-// rename names the witness's values and rows by text (Options.Text).
-func (w *Witness) rename(text func(*ic.Expr) string) {
+// rename names the witness's values and rows by Options.Text, and
+// writes their values by Options.Value, when set.
+func (w *Witness) rename(opts Options) {
+	if w == nil {
+		return
+	}
+	text := opts.Text
+	var write func(*ic.Expr, int64) string
+	if opts.Witness != nil {
+		text, write = opts.Witness()
+	}
+	name := func(n *string, t *ic.Expr) {
+		if text != nil {
+			*n = text(t)
+		}
+	}
+	value := func(s *string, t *ic.Expr) {
+		if write == nil {
+			return
+		}
+		if v, err := strconv.ParseInt(*s, 10, 64); err == nil {
+			*s = write(t, v)
+		}
+	}
 	for i := range w.Start {
 		if t := w.Start[i].term; t != nil {
-			w.Start[i].Name = text(t)
+			value(&w.Start[i].Value, t)
+			name(&w.Start[i].Name, t)
 		}
 	}
 	for i := range w.Rows {
 		if t := w.Rows[i].term; t != nil {
-			w.Rows[i].Name = text(t)
+			for _, s := range []*string{&w.Rows[i].Start, &w.Rows[i].AB, &w.Rows[i].BA} {
+				value(s, t)
+			}
+			name(&w.Rows[i].Name, t)
 		}
 	}
 }
@@ -174,8 +201,8 @@ const (
 
 // runPair builds the state of a witness candidate and runs both orders. It
 // returns nil and the reason when the state does not show a difference.
-func runPair(m *interp.Machine, a, b *lang.Block, store []int64, la, lb []int64) (*Witness, miss) {
-	st := m.PairState(store, a, la, b, lb)
+func runPair(m *interp.Machine, a, b *lang.Block, store []int64, sparse sparseVals, la, lb []int64) (*Witness, miss) {
+	st := pairState(m, a, b, store, sparse, la, lb)
 	if !st.Enabled(0) || !st.Enabled(1) {
 		return nil, notEnabled
 	}
@@ -261,6 +288,13 @@ func startValues(st *interp.State, a, b *lang.Block) []Value {
 	m := st.Machine()
 	for _, g := range shownGlobals(a, b) {
 		first, n := m.GlobalLocs(g)
+		if g.Unbounded() {
+			els := st.Elements(g)
+			for _, i := range slices.Sorted(maps.Keys(els)) {
+				out = append(out, Value{fmt.Sprintf("%s[%d]", g.Name, i), format(g, els[i]), locTerm(g, int(i))})
+			}
+			continue
+		}
 		if n > maxElements {
 			out = append(out, Value{Name: g.Name, Value: fmt.Sprintf("(%d elements)", n)})
 			continue
@@ -300,6 +334,20 @@ func compareRows(st, ab, ba *interp.State, abOK, baOK bool, a, b *lang.Block) []
 	}
 	for _, g := range m.Prog.Globals {
 		first, n := m.GlobalLocs(g)
+		if g.Unbounded() {
+			// The elements that are not 0 in a state, and those that change.
+			keys := map[int64]bool{}
+			for _, s := range []*interp.State{st, ab, ba} {
+				for i := range s.Elements(g) {
+					keys[i] = true
+				}
+			}
+			for _, i := range slices.Sorted(maps.Keys(keys)) {
+				el := func(s *interp.State) string { v, _ := s.Element(g, i); return format(g, v) }
+				add(fmt.Sprintf("%s[%d]", g.Name, i), locTerm(g, int(i)), el(st), el)
+			}
+			continue
+		}
 		for i := 0; i < n; i++ {
 			l := first + interp.Loc(i)
 			changed := st.Value(l) != ab.Value(l) || st.Value(l) != ba.Value(l) || ab.Value(l) != ba.Value(l)
@@ -393,10 +441,26 @@ func violations(s *interp.State) string {
 	return "{" + strings.Join(out, ", ") + "}"
 }
 
+// sparseVals are the elements of the unbounded arrays of a start state
+// that are not 0.
+type sparseVals map[*lang.Var]map[int64]int64
+
+// pairState is the start state of a pair: the store, the unbounded
+// arrays' elements, both processes' locals.
+func pairState(m *interp.Machine, a, b *lang.Block, store []int64, sparse sparseVals, la, lb []int64) *interp.State {
+	st := m.PairState(store, a, la, b, lb)
+	for g, els := range sparse {
+		for i, v := range els {
+			st.SetElement(g, i, v)
+		}
+	}
+	return st
+}
+
 // holdsAt reports whether constraint c (and the guard g, when not nil)
 // holds in the witness's start state, as a runtime evaluates it.
-func holdsAt(m *interp.Machine, a, b *lang.Block, store, la, lb []int64, funcs map[string]ic.Function, exprs ...*ic.Expr) bool {
-	st := m.PairState(store, a, la, b, lb)
+func holdsAt(m *interp.Machine, a, b *lang.Block, store []int64, sparse sparseVals, la, lb []int64, funcs map[string]ic.Function, exprs ...*ic.Expr) bool {
+	st := pairState(m, a, b, store, sparse, la, lb)
 	env := interp.ICEnv{S: st, First: st.Procs[0], Second: st.Procs[1], Funcs: funcs}
 	for _, e := range exprs {
 		if e == nil {

@@ -400,6 +400,11 @@ func explore(ctx context.Context, m *interp.Machine, opts Options, onLevel func(
 	if opts.Algo == "" {
 		opts.Algo = SDPOR
 	}
+	for _, g := range m.Prog.Globals {
+		if g.Unbounded() {
+			return nil, &lang.Error{Pos: g.Pos, Msg: fmt.Sprintf("the unbounded array %s is not supported by exploration (its accesses have no locations to compare)", g.Name)}
+		}
+	}
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}

@@ -60,7 +60,9 @@ func (c *cond) expr(e lang.Expr) ts.Ref {
 		default:
 			size = g.Int(1)
 		}
-		c.def = append(c.def, g.Binary(lang.OpLe, g.Int(0), i), g.Binary(lang.OpLt, i, size))
+		if !e.Array.Unbounded() {
+			c.def = append(c.def, g.Binary(lang.OpLe, g.Int(0), i), g.Binary(lang.OpLt, i, size))
+		}
 		return g.Select(g.SymRef(c.syms.Global(e.Array)), i)
 	case *lang.UnaryExpr:
 		x := c.expr(e.X)

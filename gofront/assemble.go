@@ -44,6 +44,9 @@ func (b *builder) assemble(srcs []*blockSrc) (string, []mark) {
 		if g.size > 0 {
 			decl = fmt.Sprintf("global int %s[%d]", g.blk, g.size)
 		}
+		if g.unbounded {
+			decl = fmt.Sprintf("global int %s[*]", g.blk)
+		}
 		if g.init != "" {
 			decl += " = " + g.init
 		}
@@ -62,7 +65,7 @@ func (b *builder) assemble(srcs []*blockSrc) (string, []mark) {
 		}
 	}
 	for _, g := range gs {
-		if g.size == 0 && g.sc.narrow() {
+		if !g.array() && g.sc.narrow() {
 			lo, hi := g.sc.bounds()
 			parts = append(parts, fr(fmt.Sprintf("invariant (%s >= %s && %s <= %s);", g.blk, intLit(lo).s, g.blk, intLit(hi).s)).at(g.r.key.Pos()))
 		}
@@ -87,6 +90,9 @@ func (b *builder) assemble(srcs []*blockSrc) (string, []mark) {
 	}
 	if b.minmax["MAX2"] {
 		parts = append(parts, fr("func int MAX2(int x, int y) { if (y > x) { return y; } return x; }"))
+	}
+	if b.needSIDX {
+		parts = append(parts, fr("func int SIDX(int i, int n) { if (i < 0 || i >= n) { return 1 / 0; } return i; }"))
 	}
 	if b.needB2I {
 		parts = append(parts, fr("func int B2I(bool v) { if (v) { return 1; } return 0; }"))
@@ -168,13 +174,17 @@ func (b *builder) finish(prog *lang.Program, srcs []*blockSrc, marks []mark, irF
 		if g == nil {
 			continue
 		}
-		sv := StateVar{Name: v.Name, Go: g.goPath, Size: g.size, Bool: g.sc.isBool}
+		sv := StateVar{Name: v.Name, Go: g.goPath, Size: g.size, Unbounded: g.unbounded, Bool: g.sc.isBool, String: g.sc.isString}
 		sv.Min, sv.Max = g.sc.rng()
 		if tn, ok := g.r.key.(*types.TypeName); ok {
 			sv.Root = tn.Name()
 		}
 		if g.m != nil {
-			mp := &MapPart{Go: g.m.goPath, Type: g.m.goType, Part: g.part, KeyMin: g.m.keyMin, KeyBool: g.m.keyBool}
+			mp := &MapPart{Go: g.m.goPath, Type: g.m.goType, Part: g.part, KeyMin: g.m.keyMin, KeyBool: g.m.keyBool, Keys: g.m.size}
+			if g.m.wide {
+				mp.KeyLo, mp.KeyHi, mp.KeyString = g.m.keyLo, g.m.keyHi, g.m.keyString
+			}
+			mp.Slice = g.m.slice
 			if g.part == "" {
 				mp.Part = "value"
 				mp.Field = strings.TrimPrefix(g.goPath, strings.SplitN(g.goPath, "[%d]", 2)[0]+"[%d]")

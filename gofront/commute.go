@@ -491,8 +491,10 @@ func (c *condCtx) expr(e ast.Expr) lang.Expr {
 			if n, exact := constant.Int64Val(tv.Value); exact {
 				return c.lit(p, n)
 			}
+		case constant.String:
+			return c.lit(p, c.b.stringID(constant.StringVal(tv.Value)))
 		}
-		c.fail(errCommuteUnsupported(p, "the constant "+tv.Value.String(), "only bool constants and integer constants of int64 are modelled"))
+		c.fail(errCommuteUnsupported(p, "the constant "+tv.Value.String(), "only bool, string and integer constants of int64 are modelled"))
 	}
 	sc := c.scalar(e)
 	switch x := e.(type) {
@@ -554,6 +556,10 @@ func (c *condCtx) binary(x *ast.BinaryExpr, sc scalar) lang.Expr {
 	if x.Op == token.EQL || x.Op == token.NEQ {
 		if e, ok := c.nilComparison(x); ok {
 			return e
+		}
+	} else if xt := c.info.TypeOf(x.X); xt != nil {
+		if xsc, reason := scalarOf(xt); reason == "" && xsc.isString {
+			c.fail(errCommuteUnsupported(p, "the operator "+x.Op.String()+" on strings", stringsReason))
 		}
 	}
 	l, r := c.expr(x.X), c.expr(x.Y)
@@ -735,6 +741,9 @@ func (c *condCtx) keyIndex(m ast.Expr, base cplace, k ast.Expr) lang.Expr {
 	}
 	ksc := c.scalar(k)
 	v := c.expr(k)
+	if mi.wide {
+		return v
+	}
 	if mi.keyMin != 0 {
 		// The wrapped signed key less the minimum is the unsigned wrap of
 		// the key less the minimum: ((k + 128) % 256 + 256) % 256.
@@ -784,7 +793,7 @@ func (c *condCtx) value(e ast.Expr, q cplace, sc scalar) lang.Expr {
 	g := c.global(e, q)
 	v := c.b.vars[g]
 	p := c.at(e.Pos())
-	if g.size == 0 {
+	if !g.array() {
 		return &lang.VarRef{At: p, Var: v}
 	}
 	el := &lang.IndexExpr{At: p, Array: v, Index: q.idx}

@@ -159,12 +159,6 @@ func (c *fnCtx) expr(e ast.Expr) frag {
 		}
 		c.fail(x.Pos(), "%s is not modelled", x.Name)
 	case *ast.SelectorExpr, *ast.IndexExpr:
-		if ix, ok := x.(*ast.IndexExpr); ok {
-			switch c.info().TypeOf(ix.X).Underlying().(type) {
-			case *types.Slice:
-				c.fail(ix.Pos(), "slice index: slices are not modelled")
-			}
-		}
 		p, ok := c.placeOf(x)
 		if !ok {
 			c.fail(x.Pos(), "%s is not modelled", types.ExprString(x))
@@ -241,6 +235,8 @@ func (c *fnCtx) constant(e ast.Expr, tv types.TypeAndValue) frag {
 			c.fail(e.Pos(), "constant %s beyond int64 is not modelled", v)
 		}
 		return intLit(n).at(e.Pos())
+	case constant.String:
+		return intLit(c.b.stringID(constant.StringVal(v))).at(e.Pos())
 	}
 	c.fail(e.Pos(), "constant %s of kind %s is not modelled", v, v.Kind())
 	return frag{}
@@ -255,6 +251,9 @@ func intLit(n int64) frag {
 	}
 	return fr(strconv.FormatInt(n, 10))
 }
+
+// stringsReason says what of strings is modelled.
+const stringsReason = "strings are modelled as opaque values: only assignment, == and != and map keys"
 
 var arithOps = map[token.Token]string{token.ADD: "+", token.SUB: "-", token.MUL: "*", token.QUO: "/", token.REM: "%"}
 var cmpOps = map[token.Token]string{token.EQL: "==", token.NEQ: "!=", token.LSS: "<", token.LEQ: "<=", token.GTR: ">", token.GEQ: ">="}
@@ -271,8 +270,12 @@ func (c *fnCtx) binary(x *ast.BinaryExpr, sc scalar) frag {
 			return f
 		}
 		xt := c.info().TypeOf(x.X)
-		if _, reason := scalarOf(xt); reason != "" {
+		xsc, reason := scalarOf(xt)
+		if reason != "" {
 			c.fail(x.OpPos, "comparison of %s values is not modelled", xt)
+		}
+		if xsc.isString && x.Op != token.EQL && x.Op != token.NEQ {
+			c.fail(x.OpPos, "operator %s on strings: %s", x.Op, stringsReason)
 		}
 		l := c.expr(x.X)
 		r := c.expr(x.Y)
@@ -321,6 +324,9 @@ func (c *fnCtx) arith(pos token.Pos, op token.Token, l, r frag, sc scalar) frag 
 	if sc.isBool {
 		c.fail(pos, "operator %s on bool", op)
 	}
+	if sc.isString {
+		c.fail(pos, "operator %s on strings: %s", op, stringsReason)
+	}
 	v := cat("(", l, " ", fr(arithOps[op]).at(pos), " ", r, ")")
 	return c.wrapped(v, sc)
 }
@@ -350,6 +356,9 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 		if reason != "" {
 			c.fail(call.Args[0].Pos(), "conversion from %s: %s", ft, reason)
 		}
+		if from.isString != to.isString {
+			c.fail(call.Pos(), "conversion from %s to %s: %s", ft, tv.Type, stringsReason)
+		}
 		v := c.expr(call.Args[0])
 		if from.within(to) {
 			return v
@@ -362,7 +371,7 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 			switch b.Name() {
 			case "min", "max":
 				sc, reason := scalarOf(c.info().TypeOf(call))
-				if reason != "" || sc.isBool {
+				if reason != "" || sc.isBool || sc.isString {
 					c.fail(call.Pos(), "%s of %s is not modelled", b.Name(), c.info().TypeOf(call))
 				}
 				name := "MIN2"
@@ -378,6 +387,12 @@ func (c *fnCtx) callExpr(call *ast.CallExpr, stmt bool) frag {
 			case "len", "cap":
 				if mt, ok := c.info().TypeOf(call.Args[0]).Underlying().(*types.Map); ok && b.Name() == "len" {
 					return c.mapLen(call.Args[0], mt)
+				}
+				if st, ok := c.info().TypeOf(call.Args[0]).Underlying().(*types.Slice); ok && b.Name() == "len" {
+					return c.sliceLen(call.Args[0], st)
+				}
+				if sc, _ := scalarOf(c.info().TypeOf(call.Args[0])); sc.isString {
+					c.fail(call.Pos(), "len of a string: %s", stringsReason)
 				}
 				c.fail(call.Pos(), "%s of a value that is not an array is not modelled", b.Name())
 			case "panic":
@@ -565,7 +580,11 @@ func (c *fnCtx) placeOf(e ast.Expr) (place, bool) {
 			}
 			return c.mapElem(x, base, mt), true
 		case *types.Slice:
-			c.fail(x.Pos(), "slice index: slices are not modelled")
+			base, ok := c.placeOf(x.X)
+			if !ok {
+				c.fail(x.Pos(), "slice index: index of %s, which is not modelled", types.ExprString(x.X))
+			}
+			return c.sliceElem(x, base, mt), true
 		case *types.Pointer:
 			c.fail(x.Pos(), "index through a pointer: pointers are not modelled")
 		}
@@ -613,7 +632,7 @@ func (c *fnCtx) placeValueSc(pos token.Pos, p place, sc scalar) frag {
 	}
 	g := c.b.globalFor(c, p, sc)
 	v := c.access(g, p).at(pos)
-	if g.size > 0 && sc.isBool {
+	if g.array() && sc.isBool {
 		return cat("(", v, " != 0)")
 	}
 	return v
@@ -623,7 +642,7 @@ func (c *fnCtx) placeValueSc(pos token.Pos, p place, sc scalar) frag {
 // element.
 func (c *fnCtx) access(g *global, p place) frag {
 	c.globals[g] = true
-	if g.size > 0 {
+	if g.array() {
 		return cat(g.blk, "[", *p.idx, "]")
 	}
 	return fr(g.blk)

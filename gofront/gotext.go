@@ -18,7 +18,13 @@ import (
 // text reads the same values as the constraint in every state Go can be
 // in.
 func (p *Package) GoText(e *ic.Expr) string {
-	g := goText{p: p, state: map[string]*StateVar{}}
+	return p.goText(e, nil)
+}
+
+// goText is GoText with str, when set, writing a string's integer that
+// holds no string constant of the package.
+func (p *Package) goText(e *ic.Expr, str func(int64) string) string {
+	g := goText{p: p, state: map[string]*StateVar{}, str: str}
 	for i := range p.State {
 		g.state[p.State[i].Name] = &p.State[i]
 	}
@@ -28,6 +34,7 @@ func (p *Package) GoText(e *ic.Expr) string {
 type goText struct {
 	p     *Package
 	state map[string]*StateVar
+	str   func(int64) string
 }
 
 // precedence of Go's binary operators.
@@ -80,6 +87,19 @@ func (g goText) text(e *ic.Expr, outer int) string {
 		}
 		return "!" + g.text(e.Args[0], 6)
 	case "==", "!=":
+		// A string compared with the integer of a string constant is
+		// compared with the constant.
+		for i, pair := range [][2]*ic.Expr{{e.Args[0], e.Args[1]}, {e.Args[1], e.Args[0]}} {
+			if s, z := pair[0], pair[1]; z.Op == "int" && g.isString(s) {
+				if str, ok := g.p.StringOf(*z.Value); ok {
+					parts := []string{g.text(s, 4), strconv.Quote(str)}
+					if i == 1 {
+						parts[0], parts[1] = parts[1], parts[0]
+					}
+					return paren(3, parts[0]+" "+e.Op+" "+parts[1])
+				}
+			}
+		}
 		// A bool element of an array (1 or 0) compared with 0 is the bool.
 		for _, pair := range [][2]*ic.Expr{{e.Args[0], e.Args[1]}, {e.Args[1], e.Args[0]}} {
 			if s, z := pair[0], pair[1]; s.Op == "select" && z.Op == "int" && *z.Value == 0 {
@@ -114,6 +134,19 @@ func (g goText) text(e *ic.Expr, outer int) string {
 		args = append(args, g.text(a, 0))
 	}
 	return e.Op + "(" + strings.Join(args, ", ") + ")"
+}
+
+// isString reports whether e is a string of the state or a string
+// parameter.
+func (g goText) isString(e *ic.Expr) bool {
+	switch e.Op {
+	case "local":
+		return g.p.stringLocal(e.Name)
+	case "global", "select":
+		sv := g.state[e.Name]
+		return sv != nil && sv.String && (sv.Map == nil || sv.Map.Part == "value")
+	}
+	return false
 }
 
 // mapName is the Go expression of the map a part belongs to.
@@ -159,6 +192,14 @@ func (g goText) element(name string, idx *ic.Expr) string {
 func (g goText) key(m *MapPart, idx *ic.Expr) string {
 	if m.KeyBool {
 		return g.text(idx, 3) + " == 1"
+	}
+	if m.KeyString && idx.Op == "int" {
+		if s, ok := g.p.StringOf(*idx.Value); ok {
+			return strconv.Quote(s)
+		}
+		if g.str != nil {
+			return g.str(*idx.Value)
+		}
 	}
 	if m.KeyMin != 0 {
 		// idx is the wrapped key plus -KeyMin: the wrapped signed key is

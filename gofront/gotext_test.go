@@ -23,6 +23,10 @@ func TestGoText(t *testing.T) {
 		{"testdata/maps", "M.Inc", "M.Take", "m.small != nil && int(int8(k)) + 128 != int(int8(k2)) + 128 && !has(m.small, int8(k2))"},
 		{"testdata/maps", "M.Inc", "M.SetPair", "m.small != nil && has(m.pairs, uint8(k2)) && m.pairs[uint8(k2)].b"},
 		{"testdata/maps", "M.Flag", "M.Flag", "m.flags == nil"},
+		{"testdata/widemaps", "W.Set", "W.Val", "v == w.entries[k2].val"},
+		{"testdata/strmaps", "Bank.Deposit", "Bank.Freeze", `b.accounts != nil && b.owner != caller2 && caller2 != "admin"`},
+		{"testdata/strmaps", "Tag", "Tag", `tags != nil && tags[k2] == v && v == v2 && v2 != "none"`},
+		{"testdata/widemaps", "W.Inc", "W.Take", "w.counts != nil && !has(w.counts, k2) && k != k2"},
 		{"../examples/go/kvmap", "Store.Put", "Store.Get", "s.data != nil && has(s.data, uint8(k2)) && s.data[uint8(k2)].val == v"},
 	} {
 		p, errs, err := gofront.Load(filepath.FromSlash(tc.dir))

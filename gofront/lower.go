@@ -354,6 +354,12 @@ func (c *fnCtx) assign(s *ast.AssignStmt) {
 		c.opAssign(s.Pos(), s.Lhs[0], op, s.Rhs[0])
 		return
 	}
+	if len(s.Lhs) == 1 && len(s.Rhs) == 1 && s.Tok == token.ASSIGN {
+		if call, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr); ok && c.isBuiltin(call, "append") {
+			c.sliceAppend(s.Lhs[0], call)
+			return
+		}
+	}
 	if len(s.Lhs) == 2 && len(s.Rhs) == 1 {
 		if ix := c.mapIndexOf(s.Rhs[0]); ix != nil {
 			c.assignCommaOk(s.Pos(), s.Lhs, ix, s.Tok == token.DEFINE)

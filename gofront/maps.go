@@ -7,17 +7,18 @@ import (
 	"strings"
 )
 
-// Maps of the shared state are modelled exactly when their keys are few:
-// the IR holds such a map as arrays over every key of the key type (an
-// int8, uint8 or bool key), one of values per scalar leaf of the element
-// and one of presence (has), with its length and whether it is nil as two
-// scalars. In every state Go can be in, a key that is absent has the zero
+// Maps of the shared state with integer or bool keys are modelled
+// exactly: the IR holds a map as arrays over its keys, one of values per
+// scalar leaf of the element and one of presence (has), with its length
+// and whether it is nil as two scalars. For keys of at most 8 bits (int8,
+// uint8, bool) the arrays have one element per key of the key type; for
+// wider keys they are unbounded (int m[*]) and indexed by the key. In every state Go can be in, a key that is absent has the zero
 // value in the value arrays, a nil map has no key, and the length counts
 // the keys present; every operation lowered here keeps that so, and reads
 // rely on it: m[k] is the value array's element, present or not.
 
-// maxMapKeyBits bounds the width of a map's key type: the IR's arrays
-// hold one element per key.
+// maxMapKeyBits bounds the width of a key type whose map the IR holds
+// in arrays of one element per key; wider keys index unbounded arrays.
 const maxMapKeyBits = 8
 
 // mapOf describes the map held at base, or fails with the reason it is
@@ -35,7 +36,7 @@ func (c *fnCtx) mapOf(pos token.Pos, base place, mt *types.Map) *mapInfo {
 	}
 	ksc, reason := scalarOf(mt.Key())
 	if reason != "" {
-		c.fail(pos, "map with keys of type %s: only keys of at most %d bits (int8, uint8, bool) are modelled", mt.Key(), maxMapKeyBits)
+		c.fail(pos, "map with keys of type %s: %s", mt.Key(), reason)
 	}
 	mi := &mapInfo{goType: types.TypeString(mt, types.RelativeTo(c.tp.pkg))}
 	switch {
@@ -45,7 +46,9 @@ func (c *fnCtx) mapOf(pos token.Pos, base place, mt *types.Map) *mapInfo {
 		lo, hi := ksc.bounds()
 		mi.keyMin, mi.size = lo, hi-lo+1
 	default:
-		c.fail(pos, "map with keys of type %s: only keys of at most %d bits (int8, uint8, bool) are modelled (the IR holds a map as an array over every key)", mt.Key(), maxMapKeyBits)
+		mi.wide = true
+		mi.keyLo, mi.keyHi = ksc.rng()
+		mi.keyString = ksc.isString
 	}
 	if _, reason := leavesOf(mt.Elem()); reason != "" {
 		c.fail(pos, "map with elements of type %s: %s", mt.Elem(), reason)
@@ -71,6 +74,11 @@ func (c *fnCtx) keyIndex(mi *mapInfo, k frag, ksc scalar, constant bool) frag {
 	if mi.keyBool {
 		c.b.needB2I = true
 		return cat("B2I(", k, ")")
+	}
+	if mi.wide {
+		// Every value of the key's type is an index of the unbounded
+		// arrays; a key out of its type's range is no state of Go's.
+		return k
 	}
 	if !constant && !strings.HasPrefix(k.s, ksc.wrapFunc()+"(") {
 		k = c.wrapped(k, ksc)
@@ -164,7 +172,7 @@ func (c *fnCtx) storeLeaves(pos token.Pos, p place, ls []leaf, vals []frag) {
 		}
 		g := c.b.globalFor(c, q, lf.sc)
 		val := vals[k]
-		if g.size > 0 && lf.sc.isBool {
+		if g.array() && lf.sc.isBool {
 			c.b.needB2I = true
 			val = cat("B2I(", val, ")")
 		}
@@ -258,4 +266,105 @@ func (c *fnCtx) mapIndexOf(e ast.Expr) *ast.IndexExpr {
 		return nil
 	}
 	return ix
+}
+
+// sliceOf describes the slice held at base, or fails with the reason it
+// is not modelled. The IR holds it as a map with wide keys that has only
+// values and len: element i at index i of unbounded arrays.
+func (c *fnCtx) sliceOf(pos token.Pos, base place, st *types.Slice) *mapInfo {
+	switch {
+	case base.local != nil || base.r == nil:
+		c.fail(pos, "a slice that is not shared state (a local or a parameter) is not modelled")
+	case base.idx != nil:
+		c.fail(pos, "slices inside arrays, maps or slices are not modelled")
+	}
+	key := base.r.blk + "/" + pathKey(base.path)
+	if mi, ok := c.b.maps[key]; ok {
+		return mi
+	}
+	if _, reason := leavesOf(st.Elem()); reason != "" {
+		c.fail(pos, "slice with elements of type %s: %s", st.Elem(), reason)
+	}
+	mi := &mapInfo{goType: types.TypeString(st, types.RelativeTo(c.tp.pkg)), wide: true, slice: true}
+	mi.keyLo, mi.keyHi = 0, 1<<63-1
+	for i, n := range base.names {
+		if base.path[i] >= 0 {
+			mi.goPath += "." + n
+		}
+	}
+	if _, isVar := base.r.key.(*types.Var); isVar {
+		mi.goPath = base.r.key.Name() + mi.goPath
+	}
+	c.b.maps[key] = mi
+	return mi
+}
+
+// sliceElem is the place of s[i], the slice at base: its index checked
+// against the length (SIDX), where Go checks it.
+func (c *fnCtx) sliceElem(x *ast.IndexExpr, base place, st *types.Slice) place {
+	mi := c.sliceOf(x.X.Pos(), base, st)
+	ln := c.mapPart(base, mi, "len")
+	c.b.needSIDX = true
+	idx := cat("SIDX(", c.expr(x.Index), ", ", fr(ln.blk), ")").at(x.Lbrack)
+	q := base.with(-2, "", st.Elem())
+	q.idx = &idx
+	q.idxE = x.Index
+	q.mi = mi
+	return q
+}
+
+// sliceLen is len(s).
+func (c *fnCtx) sliceLen(e ast.Expr, st *types.Slice) frag {
+	base, ok := c.placeOf(e)
+	if !ok {
+		c.fail(e.Pos(), "len of %s, which is not modelled", types.ExprString(e))
+	}
+	mi := c.sliceOf(e.Pos(), base, st)
+	return fr(c.mapPart(base, mi, "len").blk).at(e.Pos())
+}
+
+// sliceAppend lowers s = append(s, v...), s a slice of the state: each
+// value, evaluated first, is stored at index len, which grows by one.
+// Any other append (to another slice, of a slice...) is not modelled.
+func (c *fnCtx) sliceAppend(lhs ast.Expr, call *ast.CallExpr) {
+	st, ok := c.info().TypeOf(call).Underlying().(*types.Slice)
+	if !ok || call.Ellipsis.IsValid() || len(call.Args) < 2 || types.ExprString(ast.Unparen(lhs)) != types.ExprString(ast.Unparen(call.Args[0])) {
+		c.fail(call.Pos(), "append other than s = append(s, v, ...) to a slice of the state is not modelled")
+	}
+	base, ok := c.placeOf(lhs)
+	if !ok {
+		c.fail(lhs.Pos(), "append to %s, which is not modelled", types.ExprString(lhs))
+	}
+	c.wrote(lhs.Pos(), base)
+	mi := c.sliceOf(lhs.Pos(), base, st)
+	ls, _ := leavesOf(st.Elem())
+	var tmps [][]frag
+	for _, a := range call.Args[1:] {
+		var vs []frag
+		for k, v := range c.valuesOf(a, st.Elem(), false) {
+			n := c.tmp()
+			c.line(a.Pos(), ls[k].sc.blkType(), " ", n, " = ", v, ";")
+			vs = append(vs, fr(n))
+		}
+		tmps = append(tmps, vs)
+	}
+	ln := c.mapPart(base, mi, "len")
+	for _, vs := range tmps {
+		idx := fr(ln.blk)
+		q := base.with(-2, "", st.Elem())
+		q.idx = &idx
+		q.mi = mi
+		c.storeLeaves(call.Pos(), q, ls, vs)
+		c.line(call.Pos(), ln.blk, " = ", ln.blk, " + 1;")
+	}
+}
+
+// isBuiltin reports whether call calls the builtin name.
+func (c *fnCtx) isBuiltin(call *ast.CallExpr, name string) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := c.info().Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
 }

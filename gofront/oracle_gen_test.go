@@ -88,7 +88,7 @@ func TestOracleGenerated(t *testing.T) {
 			t.Errorf("%s: synthesis fails: %v\n%s", name, err, src)
 			continue
 		}
-		cases, h, o := pairCases(rand.New(rand.NewPCG(uint64(seed), 2)), p, f, per, true)
+		cases, h, o := pairCases(t, rand.New(rand.NewPCG(uint64(seed), 2)), p, f, per, true)
 		seen := map[string]bool{}
 		for _, c := range cases {
 			seen[c.pair] = true

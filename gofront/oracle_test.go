@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +34,17 @@ type state struct {
 	// its has(m) array being state: no block reads it).
 	present map[string][]int64
 	isNil   map[string]bool // by the same key: the map is nil
+	// sparse holds the unbounded arrays (a map with wide keys): the
+	// elements that are not 0, by the key.
+	sparse map[string]map[int64]int64
+}
+
+// elem is element i of an array of the state.
+func (s *state) elem(name string, i int64) int64 {
+	if sp, ok := s.sparse[name]; ok {
+		return sp[i]
+	}
+	return s.vars[name][i]
 }
 
 func (s *state) Global(name string) (int64, bool) {
@@ -43,6 +56,9 @@ func (s *state) Global(name string) (int64, bool) {
 }
 
 func (s *state) Element(array string, i int64) (int64, bool) {
+	if sp, ok := s.sparse[array]; ok {
+		return sp[i], true
+	}
 	v, ok := s.vars[array]
 	if !ok || i < 0 || i >= int64(len(v)) {
 		return 0, false
@@ -88,7 +104,7 @@ func value(r *rand.Rand, isBool bool, lo, hi int64) int64 {
 }
 
 func sample(r *rand.Rand, p *gofront.Package, a, b *gofront.Block) *state {
-	s := &state{vars: map[string][]int64{}, present: map[string][]int64{}, isNil: map[string]bool{}}
+	s := &state{vars: map[string][]int64{}, present: map[string][]int64{}, isNil: map[string]bool{}, sparse: map[string]map[int64]int64{}}
 	for e, bl := range []*gofront.Block{a, b} {
 		s.args[e] = map[string]int64{}
 		for _, v := range bl.Params {
@@ -127,6 +143,10 @@ func sampleMaps(r *rand.Rand, p *gofront.Package, s *state) {
 		parts[k] = append(parts[k], sv)
 	}
 	for _, k := range order {
+		if parts[k][0].Map.Keys == 0 {
+			sampleWide(r, parts[k], s)
+			continue
+		}
 		var size int64
 		for _, sv := range parts[k] {
 			size = max(size, sv.Size)
@@ -183,6 +203,60 @@ func sampleMaps(r *rand.Rand, p *gofront.Package, s *state) {
 	}
 }
 
+// sampleWide samples a map with wide keys: nil, or a few keys present
+// (the calls' arguments in the key type's range among them, often),
+// with their values; every other key is absent.
+func sampleWide(r *rand.Rand, parts []gofront.StateVar, s *state) {
+	mp := parts[0].Map
+	k := parts[0].Root + mp.Go
+	isNil := r.IntN(6) == 0 && !mp.Slice
+	var keys []int64
+	if mp.Slice {
+		// A slice: elements 0 to len-1.
+		for i := range int64(r.IntN(4)) {
+			keys = append(keys, i)
+		}
+	} else if !isNil {
+		var cands []int64
+		for e := range 2 {
+			for _, v := range s.args[e] {
+				cands = append(cands, v)
+			}
+		}
+		cands = append(cands, value(r, false, mp.KeyLo, mp.KeyHi), value(r, false, mp.KeyLo, mp.KeyHi))
+		seen := map[int64]bool{}
+		for _, c := range cands {
+			if c >= mp.KeyLo && c <= mp.KeyHi && !seen[c] && r.IntN(2) == 0 {
+				seen[c] = true
+				keys = append(keys, c)
+			}
+		}
+		slices.Sort(keys)
+	}
+	s.isNil[k] = isNil
+	s.present[k] = keys
+	for _, sv := range parts {
+		switch sv.Map.Part {
+		case "nil":
+			s.vars[sv.Name] = []int64{map[bool]int64{false: 0, true: 1}[isNil]}
+		case "len":
+			s.vars[sv.Name] = []int64{int64(len(keys))}
+		default:
+			els := map[int64]int64{}
+			for _, key := range keys {
+				v := int64(1)
+				if sv.Map.Part != "has" {
+					v = value(r, sv.Bool, sv.Min, sv.Max)
+				}
+				if v != 0 {
+					els[key] = v
+				}
+			}
+			s.sparse[sv.Name] = els
+		}
+	}
+}
+
 // goMaps writes the code that builds the sampled maps: nil, or made and
 // given the keys present.
 func goMaps(w *strings.Builder, p *gofront.Package, st *state) {
@@ -196,6 +270,9 @@ func goMaps(w *strings.Builder, p *gofront.Package, st *state) {
 	for _, sv := range p.State {
 		switch {
 		case sv.Map == nil || made[x(sv)]:
+		case sv.Map.Slice:
+			fmt.Fprintf(w, "\t%s = make(%s, %d)\n", x(sv), sv.Map.Type, len(st.present[sv.Root+sv.Map.Go]))
+			made[x(sv)] = true
 		case !st.isNil[sv.Root+sv.Map.Go]:
 			fmt.Fprintf(w, "\t%s = make(%s)\n", x(sv), sv.Map.Type)
 			made[x(sv)] = true
@@ -215,12 +292,15 @@ func goMaps(w *strings.Builder, p *gofront.Package, st *state) {
 			if sv.Map.KeyBool {
 				key = strconv.FormatBool(i == 1)
 			}
+			if sv.Map.KeyString {
+				key = goLit(p, i, false, true)
+			}
 			fmt.Fprintf(w, "\t{\n\t\tm := %s\n\t\te := m[%s]\n", x(sv), key)
 			for _, vv := range p.State {
 				if vv.Map == nil || vv.Map.Part != "value" || x(vv) != x(sv) {
 					continue
 				}
-				fmt.Fprintf(w, "\t\te%s = %s\n", vv.Map.Field, lit(st.vars[vv.Name][i], vv.Bool))
+				fmt.Fprintf(w, "\t\te%s = %s\n", vv.Map.Field, goLit(p, st.elem(vv.Name, i), vv.Bool, vv.String))
 			}
 			fmt.Fprintf(w, "\t\tm[%s] = e\n\t}\n", key)
 		}
@@ -250,6 +330,9 @@ func (s *state) String() string {
 		}
 		fmt.Fprintf(&b, "%s={%s} ", n, strings.Join(nz, " "))
 	}
+	for _, n := range slices.Sorted(maps.Keys(s.sparse)) {
+		fmt.Fprintf(&b, "%s=%v ", n, s.sparse[n])
+	}
 	fmt.Fprintf(&b, "args %v %v", s.args[0], s.args[1])
 	return b.String()
 }
@@ -261,6 +344,27 @@ type oracleCase struct {
 	a, b    *gofront.Block
 	st      *state
 	commute bool
+}
+
+// goLit is the Go literal of the value v of a type: a bool, a string
+// (the package's constant v holds, or a string of no constant, one for
+// each v), or an integer.
+func goLit(p *gofront.Package, v int64, isBool, isString bool) string {
+	if !isString {
+		return lit(v, isBool)
+	}
+	if s, ok := p.StringOf(v); ok {
+		return strconv.Quote(s)
+	}
+	taken := map[string]bool{}
+	for _, s := range p.Strings {
+		taken[s] = true
+	}
+	s := "#" + strconv.FormatInt(v, 10)
+	for taken[s] {
+		s = "#" + s
+	}
+	return strconv.Quote(s)
 }
 
 func lit(v int64, isBool bool) string {
@@ -304,14 +408,14 @@ func goCase(w *strings.Builder, i int, p *gofront.Package, c oracleCase) {
 			if sv.Root != "" {
 				x = "r" + sv.Root + x
 			}
-			fmt.Fprintf(w, "\t%s = %s\n", x, lit(v, sv.Bool))
+			fmt.Fprintf(w, "\t%s = %s\n", x, goLit(p, v, sv.Bool, sv.String))
 		}
 	}
 	fmt.Fprintf(w, "\tvar res [2]string\n")
 	call := func(e int, bl *gofront.Block) string {
 		var args []string
 		for _, v := range bl.Params {
-			args = append(args, lit(c.st.args[e][v.Name], v.Bool))
+			args = append(args, goLit(p, c.st.args[e][v.Name], v.Bool, v.String))
 		}
 		x := bl.Func + "(" + strings.Join(args, ", ") + ")"
 		if bl.Recv != "" {
@@ -454,6 +558,11 @@ func irOverflow(m *interp.Machine, p *gofront.Package, a, b *gofront.Block, st *
 		}
 	}
 	start := m.PairState(store, bl[0], locals[0], bl[1], locals[1])
+	for i, g := range p.Prog.Globals {
+		for k, v := range st.sparse[p.State[i].Name] {
+			start.SetElement(g, k, v)
+		}
+	}
 	for _, order := range [][2]int{{0, 1}, {1, 0}} {
 		s := start.Clone()
 		for _, i := range order {
@@ -475,11 +584,14 @@ func irOverflow(m *interp.Machine, p *gofront.Package, a, b *gofront.Block, st *
 // between blocks that are modelled, per states where a constraint and the
 // pair's overflow guard hold, and for exact pairs per states where no
 // constraint holds. With guarded set, a state outside the constraints
-// where an order overflows in the interpreter is left out: the guard
-// holds there when the order goes on to a runtime error over the IR's
-// integers, while Go wraps and may go on (docs/go.md, Known limits). It
-// returns the cases and the counts of both kinds.
-func pairCases(r *rand.Rand, p *gofront.Package, f *ic.File, per int, guarded bool) (cases []oracleCase, holds, outside int) {
+// where an order overflows in the interpreter is left out, with or
+// without an overflow guard (a dependent pair has none): over the IR's
+// integers the order goes on to a runtime error there, while Go wraps
+// and may go on (docs/go.md, Known limits). It
+// returns the cases and the counts of both kinds. Every sampled state is
+// one Go can be in, so the pair's Domain holds in it: that is checked
+// too.
+func pairCases(t *testing.T, r *rand.Rand, p *gofront.Package, f *ic.File, per int, guarded bool) (cases []oracleCase, holds, outside int) {
 	blocks := map[string]*gofront.Block{}
 	for _, b := range p.Blocks {
 		blocks[b.ID] = b
@@ -495,8 +607,15 @@ func pairCases(r *rand.Rand, p *gofront.Package, f *ic.File, per int, guarded bo
 		}
 		in, out := 0, 0
 		exact := pr.Exact
+		domain := p.Domain(a.ID, b.ID)
 		for try := 0; try < 300*per && (in < per || exact && out < per); try++ {
 			st := sample(r, p, a, b)
+			for _, d := range domain {
+				if ok, err := d.Holds(st); err != nil || !ok {
+					t.Errorf("%s/%s: the domain's %s does not hold (%v) in a state Go holds: %v", pr.A, pr.B, d, err, st)
+					return nil, 0, 0
+				}
+			}
 			if pr.NoOverflow != nil {
 				if ok, err := pr.NoOverflow.Holds(st); err != nil || !ok {
 					continue
@@ -512,7 +631,7 @@ func pairCases(r *rand.Rand, p *gofront.Package, f *ic.File, per int, guarded bo
 			case any && in < per:
 				cases = append(cases, oracleCase{pr.A + "/" + pr.B, a, b, st, true})
 				in++
-			case !any && !undecided && exact && out < per && !(guarded && pr.NoOverflow != nil && irOverflow(m, p, a, b, st)):
+			case !any && !undecided && exact && out < per && !(guarded && irOverflow(m, p, a, b, st)):
 				cases = append(cases, oracleCase{pr.A + "/" + pr.B, a, b, st, false})
 				out++
 			}
@@ -534,8 +653,8 @@ func TestOracle(t *testing.T) {
 		t.Skip("no go command")
 	}
 	per := testsize.Count("ICGEN_GO_ORACLE_SAMPLES", 8, 40)
-	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "parallel": filepath.Join("testdata", "parallel")}
-	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "parallel"} {
+	dirs := map[string]string{"maps": filepath.Join("testdata", "maps"), "widemaps": filepath.Join("testdata", "widemaps"), "strmaps": filepath.Join("testdata", "strmaps"), "slices": filepath.Join("testdata", "slices"), "parallel": filepath.Join("testdata", "parallel")}
+	for _, name := range []string{"bank", "counter", "set", "queue", "kvstore", "lru", "kvmap", "maps", "widemaps", "strmaps", "slices", "parallel"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join("..", "examples", "go", name)
@@ -551,7 +670,7 @@ func TestOracle(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := rand.New(rand.NewPCG(1, uint64(len(name))))
-			cases, holds, outside := pairCases(r, p, f, per, false)
+			cases, holds, outside := pairCases(t, r, p, f, per, false)
 			if len(cases) == 0 {
 				t.Fatal("no state sampled")
 			}

@@ -29,7 +29,10 @@ type Package struct {
 	State []StateVar
 	// Commutes are the //icgen:commute declarations, in file order.
 	Commutes []Commute
-	_        struct{}
+	// Strings are the string constants the program holds as integers:
+	// Strings[i] is held as i+1, "" as 0 (see StringOf).
+	Strings []string
+	_       struct{}
 }
 
 // StateVar is a global of the program: a scalar part of the shared state
@@ -40,10 +43,14 @@ type StateVar struct {
 	// Go is the Go expression of the value from the receiver (".balance",
 	// ".entries[%d].key") or of the package variable ("hits"), %d
 	// standing for the index when Size > 0.
-	Go       string
-	Size     int64
-	Bool     bool
-	Min, Max int64 // the Go type's range (ints)
+	Go   string
+	Size int64
+	// Unbounded, for the values and presence of a map with wide keys:
+	// an array indexed by any integer (the key), Size 0.
+	Unbounded bool
+	Bool      bool
+	String    bool  // a string (see Package.Strings)
+	Min, Max  int64 // the Go type's range (ints)
 	// Map, for a part of a map, says which.
 	Map *MapPart
 }
@@ -63,12 +70,21 @@ type MapPart struct {
 	Field   string
 	KeyMin  int64
 	KeyBool bool
+	Keys    int64 // the number of keys of the key type (the arrays' size); 0 for wide keys (unbounded arrays)
+	// KeyLo and KeyHi are the key type's range, for wide keys: an
+	// element's index is the key.
+	KeyLo, KeyHi int64
+	KeyString    bool // string keys
+	// Slice: the parts of a slice (Type its Go type), held as a map with
+	// int keys that has only values (element i at key i) and len.
+	Slice bool
 }
 
 // Var is a parameter of a block, named as constraints name it.
 type Var struct {
 	Name     string
 	Bool     bool
+	String   bool
 	Min, Max int64
 }
 
@@ -165,12 +181,32 @@ type builder struct {
 	wraps       map[string]scalar
 	minmax      map[string]bool
 	needB2I     bool
+	needSIDX    bool
 	used        map[string]bool // IR names of procs and funcs
 	recvNames   map[*root]map[string]int
 	state       []StateVar
 	allAtomic   bool
 	maps        map[string]*mapInfo
 	vars        map[*global]*lang.Var // the program's global of each used global, made by finish
+	strIDs      map[string]int64      // the string constants met, numbered from 1
+	strs        []string              // by number - 1
+}
+
+// stringID is the integer that holds the string constant s: 0 for "",
+// the others numbered from 1 as the lowering meets them.
+func (b *builder) stringID(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	if id, ok := b.strIDs[s]; ok {
+		return id
+	}
+	if b.strIDs == nil {
+		b.strIDs = map[string]int64{}
+	}
+	b.strs = append(b.strs, s)
+	b.strIDs[s] = int64(len(b.strs))
+	return b.strIDs[s]
 }
 
 func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic bool) (*Package, lang.ErrorList) {
@@ -245,6 +281,7 @@ func build1(pattern string, fset *token.FileSet, pkgs []*typedPkg, allAtomic boo
 	out.Prog = prog
 	out.State = b.state
 	out.Commutes, errs = b.commutes(prog, srcs)
+	out.Strings = b.strs
 	if len(errs) > 0 {
 		return out, errs
 	}
@@ -486,7 +523,7 @@ func (b *builder) lowerBlock(bs *blockSrc) {
 			lv := c.locals[c.info().Defs[n]]
 			sc := lv.leaves[0].sc
 			lo, hi := sc.rng()
-			bs.bl.Params = append(bs.bl.Params, Var{Name: c.disp[lv.blk[0]], Bool: sc.isBool, Min: lo, Max: hi})
+			bs.bl.Params = append(bs.bl.Params, Var{Name: c.disp[lv.blk[0]], Bool: sc.isBool, String: sc.isString, Min: lo, Max: hi})
 		}
 	}
 	c.retFlag = c.tmp()
@@ -681,11 +718,15 @@ func (b *builder) globalFor(c *fnCtx, p place, sc scalar) *global {
 	g.display = strings.Join(disp, ".")
 	if p.idx != nil {
 		g.size = p.size
+		g.unbounded = p.mi != nil && p.mi.wide
 	}
 	if len(p.path) == 0 {
 		if init, ok := b.pkgVarInit[p.r.key]; ok {
 			if tv := b.declPkg0().info.Types[init]; tv.Value != nil {
 				g.init = constText(tv.Value, sc)
+				if tv.Value.Kind() == constant.String && sc.isString {
+					g.init = intLit(b.stringID(constant.StringVal(tv.Value))).s
+				}
 			}
 		}
 	}

@@ -12,9 +12,13 @@ import (
 // that fit in int64, with their width, and bool.
 type scalar struct {
 	isBool bool
-	bits   int // 64 for int and int64; 8, 16, 32 for the narrower ones
-	signed bool
-	name   string // the Go type's name, for messages
+	// isString: a string, held as an opaque integer (one per string: 0
+	// for "", the package's string constants numbered from 1); only
+	// assignment, == and != and map keys read it.
+	isString bool
+	bits     int // 64 for int and int64; 8, 16, 32 for the narrower ones
+	signed   bool
+	name     string // the Go type's name, for messages
 }
 
 func (s scalar) narrow() bool { return !s.isBool && s.bits < 64 }
@@ -70,6 +74,8 @@ func scalarOf(t types.Type) (sc scalar, reason string) {
 	switch b.Kind() {
 	case types.Bool, types.UntypedBool:
 		return scalar{isBool: true, name: name}, ""
+	case types.String, types.UntypedString:
+		return scalar{bits: 64, signed: true, isString: true, name: name}, ""
 	case types.Int, types.Int64, types.UntypedInt:
 		return scalar{bits: 64, signed: true, name: name}, ""
 	case types.Int8:
@@ -109,9 +115,12 @@ type global struct {
 	display string
 	sc      scalar
 	size    int64 // > 0 for arrays
-	init    string
-	used    bool
-	goPath  string // the Go expression from the root, %d for the index
+	// unbounded: the values or presence of a map with wide keys, an
+	// unbounded array of the IR (int a[*]) indexed by the key itself.
+	unbounded bool
+	init      string
+	used      bool
+	goPath    string // the Go expression from the root, %d for the index
 	// part and m, for the globals of a map: part is "" for the values
 	// (one field of them for a struct element), or "has", "len", "nil".
 	part string
@@ -128,7 +137,19 @@ type mapInfo struct {
 	keyMin  int64
 	keyBool bool
 	size    int64
+	// wide: keys of more than 8 bits; the arrays are unbounded (size 0),
+	// indexed by the key.
+	wide         bool
+	keyLo, keyHi int64 // the key type's range, for wide keys
+	keyString    bool
+	// slice: a slice of the shared state, held as a map with wide keys
+	// that has only values and len: element i at index i, read and
+	// written through SIDX, which fails out of [0, len).
+	slice bool
 }
+
+// array reports whether the global is an array of the IR.
+func (g *global) array() bool { return g.size > 0 || g.unbounded }
 
 // leaf is a scalar part of a struct-typed value: its field path and type.
 type leaf struct {

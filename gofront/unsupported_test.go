@@ -22,7 +22,7 @@ func TestUnsupported(t *testing.T) {
 
 import "sync"
 
-type T struct { mu sync.Mutex; n int; m map[int]int; ms map[string]int; mb map[uint8]int; mm map[uint8]map[uint8]int; s []int; p *int; f func() int; ch chan int; u uint64; i interface{ M() } }
+type T struct { mu sync.Mutex; n int; m map[int]int; ms map[string]int; str string; mb map[uint8]int; mm map[uint8]map[uint8]int; s []int; p *int; f func() int; ch chan int; u uint64; i interface{ M() } }
 
 func (t *T) Ok(k int) { t.mu.Lock(); defer t.mu.Unlock(); t.n += k }
 
@@ -39,15 +39,24 @@ func (t *T) X(k int) int { t.mu.Lock(); defer t.mu.Unlock()
 		{"interface", "\tt.i.M()\n\treturn 0 }", "10:2: call of t.i.M: a method of an interface: interfaces are not modelled"},
 		{"closure", "\tg := func() int { return 1 }\n\treturn g() }", "10:7: function literal: closures are not modelled"},
 		{"function value", "\treturn t.f() }", "10:9: call of t.f: a call through a function value is not modelled"},
-		{"map of int keys", "\treturn t.m[k] }", "10:9: map with keys of type int: only keys of at most 8 bits (int8, uint8, bool) are modelled (the IR holds a map as an array over every key)"},
-		{"map of string keys", "\treturn t.ms[\"a\"] }", "10:9: map with keys of type string: only keys of at most 8 bits (int8, uint8, bool) are modelled"},
+		{"string length", "\treturn len(t.str) }", "10:9: len of a string: strings are modelled as opaque values: only assignment, == and != and map keys"},
+		{"string concatenation", "\tt.str = t.str + \"a\"\n\treturn 0 }", "10:16: operator + on strings: strings are modelled as opaque values: only assignment, == and != and map keys"},
+		{"string order", "\tif t.str < \"b\" { return 1 }\n\treturn 0 }", "10:11: operator < on strings: strings are modelled as opaque values: only assignment, == and != and map keys"},
+		{"string index", "\treturn int(t.str[k]) }", "10:13: index of string is not modelled"},
+		{"string conversion", "\tt.str = string(rune(k))\n\treturn 0 }", "10:10: conversion from rune to string: strings are modelled as opaque values: only assignment, == and != and map keys"},
 		{"map of maps", "\treturn t.mm[1][2] }", "10:9: map with elements of type map[uint8]int: values of type map[uint8]int are not modelled"},
 		{"map assigned whole", "\tt.mb = make(map[uint8]int)\n\treturn 0 }", "10:9: values of type map[uint8]int are not modelled"},
 		{"local map", "\tm := map[uint8]int{}\n\treturn m[1] }", "10:7: values of type map[uint8]int are not modelled"},
 		{"map passed", "\treturn f(t.mb) }\nfunc f(m map[uint8]int) int { return len(m) }", "11:8: in f: parameter m: values of type map[uint8]int are not modelled"},
 		{"clear", "\tclear(t.mb)\n\treturn 0 }", "10:2: builtin clear is not modelled"},
 		{"map iteration", "\tfor x := range t.m { k += x }\n\treturn k }", "10:2: range over a map: map iteration is not modelled"},
-		{"slice", "\treturn t.s[k] }", "10:9: slice index: slices are not modelled"},
+		{"reslice", "\tt.s = t.s[1:]\n\treturn 0 }", "10:8: slice expression: slices are not modelled"},
+		{"slice copied", "\tu := t.s\n\t_ = u\n\treturn 0 }", "10:7: values of type []int are not modelled"},
+		{"append to another slice", "\tt.s = append(t.s[:0], k)\n\treturn 0 }", "10:8: append other than s = append(s, v, ...) to a slice of the state is not modelled"},
+		{"append of a slice", "\tt.s = append(t.s, t.s...)\n\treturn 0 }", "10:8: append other than s = append(s, v, ...) to a slice of the state is not modelled"},
+		{"slice range", "\tfor _, x := range t.s { k += x }\n\treturn k }", "10:2: range over a slice: slices are not modelled"},
+		{"slice cap", "\treturn cap(t.s) }", "10:9: cap of a value that is not an array is not modelled"},
+		{"slice nil", "\tif t.s == nil { return 1 }\n\treturn 0 }", "10:9: comparison of []int values is not modelled"},
 		{"outside call", "\treturn strings.Count(\"a\", \"b\") }", "13:9: call of strings.Count: outside the package"},
 		{"uint64", "\treturn int(t.u) }", "10:13: conversion from uint64: values of type uint64 (beyond int64) are not modelled"},
 		{"bit operation", "\treturn k & 1 }", "10:11: operator &: bitwise operations and shifts are not modelled"},

@@ -118,6 +118,9 @@ func Skeleton(p *lang.Program) *File {
 		case *lang.ParamRef:
 			gl.Size = s.Param.Name
 		}
+		if g.Unbounded() {
+			gl.Size = "*"
+		}
 		f.Globals = append(f.Globals, gl)
 	}
 	w := W(p)

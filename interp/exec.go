@@ -618,6 +618,10 @@ func (s *State) assign(t lang.LValue, v int64, fr *frame, at lang.Pos) {
 		if s.err != nil {
 			return
 		}
+		if j := s.m.sparse[t.Var.Index]; j >= 0 {
+			s.setSparse(j, i, v)
+			return
+		}
 		if i < 0 || i >= int64(s.m.size[t.Var.Index]) {
 			s.failKind(at, ErrIndex, "index %d out of bounds for array %s of size %d", i, t.Var.Name, s.m.size[t.Var.Index])
 			return
@@ -661,6 +665,9 @@ func (s *State) eval(e lang.Expr, fr *frame) int64 {
 			return 0
 		}
 		g := e.Array
+		if j := s.m.sparse[g.Index]; j >= 0 {
+			return s.getSparse(j, i)
+		}
 		if i < 0 || i >= int64(s.m.size[g.Index]) {
 			s.failKind(e.At, ErrIndex, "index %d out of bounds for array %s of size %d", i, g.Name, s.m.size[g.Index])
 			return 0

@@ -30,10 +30,10 @@ func (e ICEnv) Global(name string) (int64, bool) {
 // Element returns element i of a global array; false when out of bounds.
 func (e ICEnv) Element(name string, i int64) (int64, bool) {
 	g := e.S.m.Prog.Global(name)
-	if g == nil || g.Type != lang.IntArray || i < 0 || i >= int64(e.S.m.size[g.Index]) {
+	if g == nil || g.Type != lang.IntArray {
 		return 0, false
 	}
-	return e.S.store.get(e.S.m.offset[g.Index] + int(i)), true
+	return e.S.Element(g, i)
 }
 
 // Local returns a local of the first (event 0) or second (event 1)

@@ -16,8 +16,12 @@ type Machine struct {
 	Prog   *lang.Program
 	Params []int64 // by lang.Param.Index
 
-	offset   []int // flat offset of each global, by lang.Var.Index
-	size     []int // 1 for scalars, the length for arrays
+	offset []int // flat offset of each global, by lang.Var.Index
+	size   []int // 1 for scalars, the length for arrays, 0 for unbounded arrays
+	// sparse numbers the unbounded arrays (-1 for the other globals): a
+	// state holds their elements in maps (State.sparse), not in the store.
+	sparse   []int
+	nsparse  int
 	nstore   int
 	overInit map[*lang.Var]int64
 	// invMask has, for each global, a bit per invariant that reads it
@@ -110,8 +114,16 @@ func New(prog *lang.Program, set map[string]int64) (*Machine, error) {
 	}
 	m.offset = make([]int, len(prog.Globals))
 	m.size = make([]int, len(prog.Globals))
+	m.sparse = make([]int, len(prog.Globals))
 	for _, g := range prog.Globals {
 		n := 1
+		m.sparse[g.Index] = -1
+		if g.Unbounded() {
+			m.sparse[g.Index] = m.nsparse
+			m.nsparse++
+			m.offset[g.Index] = m.nstore
+			continue
+		}
 		if g.Type == lang.IntArray {
 			sz, err := m.constEval(g.Size)
 			if err != nil {

@@ -3,6 +3,7 @@ package interp
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/icgen/icgen/lang"
@@ -99,6 +100,7 @@ const (
 	undoSpawned              // procs[a].Spawned = old (a = -1: the root)
 	undoProcs                // len(procs) = a
 	undoViol                 // len(violations) = a
+	undoSparse               // sparse[a][sparseKeys[b]] = old; len(sparseKeys) = b
 )
 
 type undo struct {
@@ -137,6 +139,12 @@ type State struct {
 	// CloneInto); nil in a state that was not cloned.
 	procs  []Process
 	locals []int64
+
+	// sparse holds the elements of the unbounded arrays (by
+	// Machine.sparse) that are not 0; sparseKeys the keys of the undo
+	// log's undoSparse entries.
+	sparse     []map[int64]int64
+	sparseKeys []int64
 
 	log     []undo
 	logging bool
@@ -199,6 +207,9 @@ func (s *State) Undo(mark int) {
 			s.Procs, s.pos = s.Procs[:u.a], s.pos[:u.a]
 		case undoViol:
 			s.Violations = s.Violations[:u.a]
+		case undoSparse:
+			s.putSparse(int(u.a), s.sparseKeys[u.b], u.old)
+			s.sparseKeys = s.sparseKeys[:u.b]
 		}
 	}
 	s.log = s.log[:mark]
@@ -308,6 +319,12 @@ func (s *State) CloneInto(c *State) *State {
 	if s.byPID != nil {
 		c.byPID = append(c.byPID[:0], s.byPID...)
 	}
+	if s.sparse != nil {
+		c.sparse = make([]map[int64]int64, len(s.sparse))
+		for i, a := range s.sparse {
+			c.sparse[i] = maps.Clone(a)
+		}
+	}
 	// The processes and their locals each in one array (c's own, so that
 	// a later CloneInto can reuse them).
 	n := 0
@@ -355,6 +372,78 @@ func (s *State) setGlobal(l int, v int64) {
 	if s.logging {
 		s.log = append(s.log, undo{kind: undoGlobal, a: int32(l), old: old})
 	}
+}
+
+// sparseOf is the map of unbounded array i (nil when no element is set).
+func (s *State) sparseOf(i int) map[int64]int64 {
+	if s.sparse == nil {
+		return nil
+	}
+	return s.sparse[i]
+}
+
+// getSparse is element k of unbounded array i.
+func (s *State) getSparse(i int, k int64) int64 { return s.sparseOf(i)[k] }
+
+// putSparse sets element k of unbounded array i, holding only the
+// elements that are not 0 (so that equal arrays are equal maps).
+func (s *State) putSparse(i int, k, v int64) {
+	if s.sparse == nil {
+		if v == 0 {
+			return
+		}
+		s.sparse = make([]map[int64]int64, s.m.nsparse)
+	}
+	if v == 0 {
+		delete(s.sparse[i], k)
+		return
+	}
+	if s.sparse[i] == nil {
+		s.sparse[i] = map[int64]int64{}
+	}
+	s.sparse[i][k] = v
+}
+
+// setSparse is putSparse, logged for Undo.
+func (s *State) setSparse(i int, k, v int64) {
+	if s.logging {
+		s.log = append(s.log, undo{kind: undoSparse, a: int32(i), b: int32(len(s.sparseKeys)), old: s.getSparse(i, k)})
+		s.sparseKeys = append(s.sparseKeys, k)
+	}
+	s.putSparse(i, k, v)
+}
+
+// SetElement sets element i of the array g (a state being built, as
+// PairState's, before it runs): for an unbounded array, any i.
+func (s *State) SetElement(g *lang.Var, i, v int64) {
+	if j := s.m.sparse[g.Index]; j >= 0 {
+		s.putSparse(j, i, v)
+		return
+	}
+	if i >= 0 && i < int64(s.m.size[g.Index]) {
+		s.setGlobal(s.m.offset[g.Index]+int(i), v)
+	}
+}
+
+// Element returns element i of the array g, false when out of its
+// bounds (never for an unbounded array).
+func (s *State) Element(g *lang.Var, i int64) (int64, bool) {
+	if j := s.m.sparse[g.Index]; j >= 0 {
+		return s.getSparse(j, i), true
+	}
+	if i < 0 || i >= int64(s.m.size[g.Index]) {
+		return 0, false
+	}
+	return s.store.get(s.m.offset[g.Index] + int(i)), true
+}
+
+// Elements returns the elements of the unbounded array g that are not 0,
+// by index.
+func (s *State) Elements(g *lang.Var) map[int64]int64 {
+	if j := s.m.sparse[g.Index]; j >= 0 {
+		return maps.Clone(s.sparseOf(j))
+	}
+	return nil
 }
 
 func (s *State) setLocal(pi int, slot int, v int64) {
@@ -411,6 +500,11 @@ func (s *State) Equal(t *State) bool {
 	if !s.store.equal(&t.store) {
 		return false
 	}
+	for i := range s.m.nsparse {
+		if !maps.Equal(s.sparseOf(i), t.sparseOf(i)) {
+			return false
+		}
+	}
 	if !slices.EqualFunc(s.liveSorted(), t.liveSorted(), func(p, q *Process) bool { return compareKeys(p, q) == 0 }) {
 		return false
 	}
@@ -462,6 +556,13 @@ func (s *State) violationKeys() [][2]int {
 // equal hashes.
 func (s *State) Hash() uint64 {
 	h := Mix(0x9e3779b97f4a7c15 ^ s.store.sum())
+	for i := range s.m.nsparse {
+		var sum uint64 // a set: the sum of its elements' hashes
+		for k, v := range s.sparseOf(i) {
+			sum += Mix(uint64(k) ^ Mix(uint64(v)+uint64(i)))
+		}
+		h = Mix(h ^ sum)
+	}
 	var procs, viols uint64 // multisets: sums of element hashes
 	for _, p := range s.Procs {
 		if p.Done {

@@ -43,7 +43,7 @@ type Var struct {
 	Pos   Pos
 	Index int // declaration order among globals, or slot among locals
 	// Globals only.
-	Size     Expr   // array size: *IntLit or *ParamRef
+	Size     Expr   // array size: *IntLit or *ParamRef; nil for an unbounded array
 	Init     []Expr // nil: zero; one element: scalar value or array fill; else one per element
 	InitList bool   // Init was written as a {...} list
 	// Locals only.
@@ -51,6 +51,10 @@ type Var struct {
 }
 
 func (v *Var) String() string { return v.Name }
+
+// Unbounded reports whether v is an unbounded array (int a[*]): indexed
+// by any integer, every element zero until written.
+func (v *Var) Unbounded() bool { return v.Type == IntArray && v.Size == nil }
 
 // Param is a program parameter: a named int constant whose value may be
 // overridden at run time (-D N=10). Synthesis keeps it symbolic.

@@ -208,6 +208,11 @@ func (c *checker) invariant(d *pInvariant) {
 	rw := &rwCollector{reads: varSet{}, writes: varSet{}, sums: func(*Func) *summary { return &summary{} }}
 	rw.expr(cond)
 	inv.Reads = rw.reads.sorted()
+	for _, v := range inv.Reads {
+		if v.Unbounded() {
+			c.report(errInvariantUnbounded(inv.Pos, v.Name))
+		}
+	}
 	c.prog.Invariants = append(c.prog.Invariants, inv)
 }
 
@@ -367,14 +372,18 @@ func (c *checker) global(d *pGlobal) {
 	t := parseType(d.Type)
 	for _, gv := range d.Vars {
 		v := &Var{Name: gv.Name, Kind: Global, Type: t, Pos: c.pos(gv.Pos), Index: len(c.prog.Globals)}
-		if gv.Size != nil {
+		if gv.Size != nil || gv.Star {
 			if t != Int {
 				c.report(errArrayType(v.Pos, v.Name, t))
 			}
 			v.Type = IntArray
-			v.Size = c.arraySize(gv.Name, gv.Size)
+			if gv.Size != nil {
+				v.Size = c.arraySize(gv.Name, gv.Size)
+			}
 		}
-		if gv.Init != nil {
+		if gv.Init != nil && v.Unbounded() {
+			c.report(errUnboundedInit(c.pos(gv.Init.Pos), v.Name))
+		} else if gv.Init != nil {
 			c.globalInit(v, gv.Init)
 		}
 		if c.declareTop(v.Name, v.Pos) {

@@ -342,6 +342,12 @@ func errArraySize(p Pos, name string) *Error {
 func errInitLen(p Pos, name string, size int64, got int) *Error {
 	return errAt(p, "array %s has %d element%s but %d initializer%s", name, size, plural(int(size)), got, plural(got))
 }
+func errInvariantUnbounded(p Pos, name string) *Error {
+	return errAt(p, "an invariant cannot read the unbounded array %s", name)
+}
+func errUnboundedInit(p Pos, name string) *Error {
+	return errAt(p, "unbounded array %s takes no initializer: its elements start at 0", name)
+}
 func errInitList(p Pos, name string) *Error {
 	return errAt(p, "%s is not an array: a list initializer needs an array", name)
 }

@@ -88,7 +88,8 @@ type pGlobal struct {
 type pGlobalVar struct {
 	Pos  lexer.Position
 	Name string  `parser:"@Ident"`
-	Size *pExpr  `parser:"(\"[\" @@ \"]\")?"`
+	Star bool    `parser:"(\"[\" ( @\"*\""`
+	Size *pExpr  `parser:"| @@ ) \"]\")?"`
 	Init *pInit2 `parser:"(\"=\" @@)?"`
 }
 

@@ -480,7 +480,7 @@ func mustWrite(nodes []*Node, start int, in map[int]bool) []*Var {
 				continue // not reached yet
 			}
 			out := maps.Clone(cur)
-			if n := nodes[id]; n.Kind == NodeAssign && n.Target.Index == nil && n.Target.Var.Kind == Global && n.Target.Var.Size == nil {
+			if n := nodes[id]; n.Kind == NodeAssign && n.Target.Index == nil && n.Target.Var.Kind == Global && n.Target.Var.Type != IntArray {
 				out.add(n.Target.Var)
 			}
 			n := nodes[id]

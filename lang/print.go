@@ -153,6 +153,9 @@ func VarSetText(vs []*Var) string {
 }
 
 func declText(v *Var) string {
+	if v.Unbounded() {
+		return "int " + v.Name + "[*]"
+	}
 	if v.Type == IntArray {
 		return "int " + v.Name + "[" + ExprString(v.Size) + "]"
 	}

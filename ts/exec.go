@@ -391,6 +391,9 @@ func (x *executor) size(g *lang.Var) Ref {
 }
 
 func (x *executor) inBounds(p *path, g *lang.Var, i Ref) {
+	if g.Unbounded() {
+		return
+	}
 	p.cond = append(p.cond, x.g.Binary(lang.OpLe, x.g.Int(0), i), x.g.Binary(lang.OpLt, i, x.size(g)))
 }
 

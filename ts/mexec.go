@@ -372,6 +372,9 @@ func (x *mexec) size(a *lang.Var) Ref {
 }
 
 func (x *mexec) inBounds(s *mstate, a *lang.Var, i Ref) {
+	if a.Unbounded() {
+		return
+	}
 	x.require(s, x.g.And(x.g.Binary(lang.OpLe, x.g.Int(0), i), x.g.Binary(lang.OpLt, i, x.size(a))))
 }
 

@@ -74,7 +74,7 @@ failure.`,
 				CheckTimeout: checkTO,
 			}
 			if l.go_ != nil {
-				opts.Text = l.go_.GoText
+				opts.Text, opts.Domain, opts.Witness = l.go_.GoText, l.go_.Domain, l.go_.GoWitness
 			}
 			prog := e.newProgress(true, false)
 			defer prog.done()

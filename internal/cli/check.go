@@ -88,6 +88,7 @@ unreadable or stale IC file), 3 internal failure.`,
 			aopts := audit.Options{Tries: tries, CheckTimeout: checkTO}
 			if l.go_ != nil {
 				aopts.Text, aopts.GoText = l.go_.GoText, l.go_.GoText
+				aopts.Domain, aopts.Witness = l.go_.Domain, l.go_.GoWitness
 			}
 			var rep *audit.FileReport
 			if icsPath == "" {

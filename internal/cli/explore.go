@@ -214,6 +214,11 @@ interrupted (nothing is written then).`,
 			if err != nil {
 				return err
 			}
+			for _, g := range m.Prog.Globals {
+				if g.Unbounded() {
+					return badInput("%s: the unbounded array %s is not supported by explore (its accesses have no locations to compare)", g.Pos, g.Name)
+				}
+			}
 			// Progress on stderr: on a terminal unless --json, anywhere
 			// with --progress.
 			prog := e.newProgress(!asJSON, showProgress)

@@ -169,6 +169,9 @@ func programJSON(p *lang.Program, ir bool) any {
 		case *lang.ParamRef:
 			j.Size = s.Param.Name
 		}
+		if v.Unbounded() {
+			j.Size = "*"
+		}
 		return j
 	}
 	for _, g := range p.Globals {

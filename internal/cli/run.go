@@ -3,6 +3,8 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,6 +103,9 @@ stopped by a bound does.`,
 // v), so a large array with few distinct stretches stays short.
 func globalValue(st *interp.State, m *interp.Machine, g *lang.Var) string {
 	first, n := m.GlobalLocs(g)
+	if g.Unbounded() {
+		return sparseText(st.Elements(g))
+	}
 	switch g.Type {
 	case lang.Bool:
 		return fmt.Sprint(st.Value(first) != 0)
@@ -286,10 +291,16 @@ func outcomeJSON(l *loaded, m *interp.Machine, out *interp.Outcome, maxEvents in
 	}
 	for _, g := range m.Prog.Globals {
 		first, n := m.GlobalLocs(g)
-		switch g.Type {
-		case lang.Bool:
+		switch {
+		case g.Unbounded():
+			els := map[string]int64{}
+			for k, v := range out.Final.Elements(g) {
+				els[strconv.FormatInt(k, 10)] = v
+			}
+			res.Globals[g.Name] = els
+		case g.Type == lang.Bool:
 			res.Globals[g.Name] = out.Final.Value(first) != 0
-		case lang.IntArray:
+		case g.Type == lang.IntArray:
 			res.Globals[g.Name] = out.Final.Values(first, n)
 		default:
 			res.Globals[g.Name] = out.Final.Value(first)
@@ -309,4 +320,14 @@ func outcomeJSON(l *loaded, m *interp.Machine, out *interp.Outcome, maxEvents in
 		res.Error = &violJSON{diagJSON{out.Err.Pos.File, out.Err.Pos.Line, out.Err.Pos.Col, out.Err.Msg}, out.Err.Proc, out.Err.Block}
 	}
 	return res
+}
+
+// sparseText renders the elements of an unbounded array that are not 0,
+// by index: {-3: 1, 7: 2} ({} when every element is 0).
+func sparseText(els map[int64]int64) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(els)) {
+		parts = append(parts, fmt.Sprintf("%d: %d", k, els[k]))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -14,8 +14,12 @@
 // narrow int types (int8 ... uint32) and bool (a few integer types per
 // package, so expressions meet without a conversion at every step), an
 // array of a scalar type, at times an array of structs and a map with an
-// int8, uint8 or bool key (of scalars or of structs); 2 or 3 methods that
+// int8, uint8 or bool key, or a wide one (int, int64, int16, uint32,
+// string), of scalars or of structs, at times a slice of a scalar type
+// (appended to, indexed unchecked or within its length, its length
+// read); 2 or 3 methods that
 // lock the mutex with a deferred Unlock, with parameters of those types
+// (string parameters, used as keys, where the map has string keys)
 // and 0 to 1 results (2 at times; named, with a bare return, at times); a
 // helper method that reads or writes the fields, at times, and one or two
 // pure helper functions. A third of the packages also hold package

@@ -13,6 +13,7 @@ type typ struct {
 	name     string
 	min, max int64
 	isBool   bool
+	isString bool // a string: only a map key, a parameter of a block, a literal
 }
 
 var (
@@ -25,6 +26,7 @@ var (
 	tU16  = typ{name: "uint16", min: 0, max: math.MaxUint16}
 	tU32  = typ{name: "uint32", min: 0, max: math.MaxUint32}
 	tBool = typ{name: "bool", max: 1, isBool: true}
+	tStr  = typ{name: "string", isString: true}
 )
 
 // numerics are the integer types, int first (and most often).
@@ -55,6 +57,12 @@ type mapField struct {
 	ofE  bool // values of the struct E
 }
 
+// sliceField is a slice of a scalar type.
+type sliceField struct {
+	name string
+	elem typ
+}
+
 // helper is a function of the package a block calls.
 type helper struct {
 	name   string
@@ -71,6 +79,7 @@ type owner struct {
 	scalars []field
 	arrays  []array
 	maps    []mapField
+	slices  []sliceField
 	helpers []helper
 }
 
@@ -149,6 +158,9 @@ func Generate(seed uint64, tag string) []byte {
 		for i := range p.maps {
 			p.maps[i].name += tag
 		}
+		for i := range p.slices {
+			p.slices[i].name += tag
+		}
 		fmt.Fprintf(&w, "var (\n\tmu%s sync.Mutex\n", tag)
 		g.writeFields(&w, p, "\t")
 		fmt.Fprintf(&w, ")\n\n")
@@ -187,7 +199,7 @@ func (g *gen) newOwner(prefix string) *owner {
 	if prefix != "" && g.r.IntN(2) == 0 {
 		o.arrays = append(o.arrays, array{name: "es", ofE: true, size: 2 + g.r.IntN(2)})
 	}
-	keys := []typ{tI8, tU8, tBool}
+	keys := []typ{tI8, tU8, tBool, tInt, tI64, tI16, tU32, tStr}
 	for i := range g.r.IntN(3) / 2 {
 		m := mapField{name: fmt.Sprintf("m%d", i), key: g.pick(keys)}
 		if prefix != "" && g.r.IntN(3) == 0 {
@@ -196,6 +208,9 @@ func (g *gen) newOwner(prefix string) *owner {
 			m.val = g.scalarType()
 		}
 		o.maps = append(o.maps, m)
+	}
+	if g.r.IntN(3) == 0 {
+		o.slices = append(o.slices, sliceField{name: "sl", elem: g.scalarType()})
 	}
 	return o
 }
@@ -213,6 +228,9 @@ func (g *gen) writeFields(w *strings.Builder, o *owner, ind string) {
 	}
 	for _, m := range o.maps {
 		fmt.Fprintf(w, "%s%s map[%s]%s\n", ind, m.name, m.key.name, g.mapVal(m))
+	}
+	for _, s := range o.slices {
+		fmt.Fprintf(w, "%s%s []%s\n", ind, s.name, s.elem.name)
 	}
 }
 
@@ -325,6 +343,11 @@ func (g *gen) helper(w *strings.Builder, name string, method bool) {
 // locking the package mutex.
 func (g *gen) block(w *strings.Builder, name string, method bool) {
 	params := g.paramTypes()
+	for _, m := range g.o.maps {
+		if m.key.isString && len(params) < 4 && g.r.IntN(3) > 0 {
+			params = append(params, tStr)
+		}
+	}
 	var results []typ
 	for range g.r.IntN(4) / 2 {
 		results = append(results, g.scalarType())
@@ -469,6 +492,8 @@ func (g *gen) stmt(depth int) []string {
 			return g.switchStmt(depth)
 		case k == 11 && depth > 0 && g.loops == 0:
 			return g.loop(depth)
+		case k == 12 && g.state && len(g.o.slices) > 0 && (len(g.o.maps) == 0 || g.r.IntN(2) == 0):
+			return g.sliceStmt()
 		case k == 12 && g.state && len(g.o.maps) > 0:
 			return g.mapStmt()
 		case k == 13 && g.state:
@@ -733,6 +758,30 @@ func (g *gen) jump() []string {
 	return []string{"if " + g.cond(2) + " {", "\t" + j, "}"}
 }
 
+// sliceStmt appends to a slice of the state (one value or two), or
+// writes an element: unchecked (out of range at times), or where it is
+// in range, or with op=.
+func (g *gen) sliceStmt() []string {
+	s := g.o.slices[g.r.IntN(len(g.o.slices))]
+	x := g.o.prefix + s.name
+	switch g.r.IntN(5) {
+	case 0:
+		return []string{fmt.Sprintf("%s = append(%s, %s)", x, x, g.expr(s.elem, 1))}
+	case 1:
+		return []string{fmt.Sprintf("%s = append(%s, %s, %s)", x, x, g.expr(s.elem, 1), g.expr(s.elem, 1))}
+	case 2:
+		return []string{fmt.Sprintf("%s[%s] = %s", x, g.index(3), g.expr(s.elem, 1))}
+	case 3:
+		i := g.index(3)
+		return []string{fmt.Sprintf("if int(%s) >= 0 && int(%s) < len(%s) {", i, i, x), fmt.Sprintf("\t%s[%s] = %s", x, i, g.expr(s.elem, 1)), "}"}
+	}
+	if s.elem.isBool {
+		i := g.index(3)
+		return []string{fmt.Sprintf("%s[%s] = !%s[%s]", x, i, x, i)}
+	}
+	return []string{fmt.Sprintf("%s[%s] += %s", x, g.index(3), g.expr(s.elem, 1))}
+}
+
 func (g *gen) mapStmt() []string {
 	m := g.o.maps[g.r.IntN(len(g.o.maps))]
 	x := g.o.prefix + m.name
@@ -878,6 +927,9 @@ func (g *gen) call(h helper) string {
 
 // lit is a constant of type t: edges and small numbers.
 func (g *gen) lit(t typ) string {
+	if t.isString {
+		return []string{`"a"`, `"b"`, `""`}[g.r.IntN(3)]
+	}
 	if t.isBool {
 		return []string{"true", "false"}[g.r.IntN(2)]
 	}
@@ -926,7 +978,7 @@ func (g *gen) key(t typ) string {
 	if len(ls) > 0 && g.r.IntN(3) > 0 {
 		l := ls[g.r.IntN(len(ls))]
 		l.used = true
-		if !t.isBool && g.r.IntN(4) == 0 {
+		if !t.isBool && !t.isString && g.r.IntN(4) == 0 {
 			return l.name + " + 1"
 		}
 		if t.isBool && g.r.IntN(3) == 0 {
@@ -934,7 +986,7 @@ func (g *gen) key(t typ) string {
 		}
 		return l.name
 	}
-	if !t.isBool && g.r.IntN(2) == 0 {
+	if !t.isBool && !t.isString && g.r.IntN(2) == 0 {
 		ints := g.locals(tInt, false)
 		if len(ints) > 0 {
 			l := ints[g.r.IntN(len(ints))]
@@ -1139,6 +1191,14 @@ func (g *gen) leafNonConst(t typ) string {
 				cands = append(cands, func() string { return "(" + p + m.name + " == nil)" })
 			}
 		}
+		for _, s := range g.o.slices {
+			if s.elem == t {
+				cands = append(cands, func() string { return fmt.Sprintf("%s%s[%s]", p, s.name, g.index(3)) })
+			}
+			if t == tInt {
+				cands = append(cands, func() string { return "len(" + p + s.name + ")" })
+			}
+		}
 	}
 	if len(cands) == 0 {
 		if t.isBool {
@@ -1147,7 +1207,7 @@ func (g *gen) leafNonConst(t typ) string {
 		}
 		if len(g.params) > 0 && g.r.IntN(2) == 0 {
 			p := g.params[g.r.IntN(len(g.params))]
-			if !p.t.isBool && p.t != t {
+			if !p.t.isBool && !p.t.isString && p.t != t {
 				return t.name + "(" + p.name + ")"
 			}
 		}
@@ -1160,7 +1220,7 @@ func (g *gen) leafNonConst(t typ) string {
 // leafNonConstAny is a non-constant integer of some type.
 func (g *gen) leafNonConstAny() string {
 	for _, p := range g.params {
-		if !p.t.isBool {
+		if !p.t.isBool && !p.t.isString {
 			return p.name
 		}
 	}
