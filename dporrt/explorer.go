@@ -100,7 +100,7 @@ type Options struct {
 	// levels whenever no entry is left, not only when one waits (the
 	// tests use it to publish often; see publish).
 	eagerPublish bool
-	_        struct{}
+	_            struct{}
 }
 
 // Stats are the counts of an exploration.

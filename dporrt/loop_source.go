@@ -181,7 +181,7 @@ func (x *explorer) source(depth int) {
 	}
 	for {
 		if w := x.worker; w != nil && w.tree != nil {
-			if f.shared == nil && w.tree.publishes() {
+			if f.shared == nil && w.tree.publishes(w) {
 				x.publish()
 			}
 			if f.shared != nil { // published: the rest is shared

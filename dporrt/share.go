@@ -26,8 +26,12 @@ import (
 //   - One order. Every worker explores a node's list in its order, and puts
 //     each entry before the one it takes into the sleep set, as one worker
 //     does after exploring it. A sleep set stands for the sequences the
-//     branches before explore; two workers that took q and r in opposite
-//     orders would each leave the traces that start with both to the other.
+//     branches before explore, by the end of the exploration, whoever
+//     explores them and whenever: what Source-DPOR needs is that the final
+//     lists hold a process to start every reversal, and one order per list;
+//     not the order in which the lists grow. Two workers that took q and r
+//     in opposite orders would each leave the traces that start with both
+//     to the other.
 //     A runtime error's "every enabled process" (allEnabled) is appended to
 //     the list, in id order, for the same reason.
 //   - Claims. Each entry of a list is explored by the worker that claims it
@@ -44,10 +48,16 @@ import (
 //     explore (publish): their back sets become lists, what it explored
 //     claimed. So a tree that branches below D is shared too.
 //
-// What is kept: the final states and the findings of one worker. The
-// complete traces, states and sleep-set-blocked traces may differ: which
-// process a race adds depends on what the list holds when it is found,
-// and another worker's branch may not have added its processes yet.
+// What is kept: the final states and the findings of one worker, and
+// without awaits its complete traces (one per class of traces, as sdpor
+// promises). The states, the sleep-set-blocked traces and, with awaits,
+// the complete traces may differ: which process a race adds depends on
+// what the list holds when it is found, and another worker's branch may
+// not have added its processes yet.
+//
+// Memory: the shared nodes stay until the exploration ends, a few percent
+// of the states (the shared levels' entries and the published ones), where
+// one worker keeps only the levels of its sequence.
 // Every state is counted once, by the worker that claimed the entry it is
 // reached by.
 //
@@ -89,17 +99,18 @@ type sharedTree struct {
 	open    []*sharedNode
 	workers int
 	idle    int
-	done    chan struct{} // closed when the exploration ends
 	ended   bool
 	// hungry counts the workers waiting for an entry: a worker in a
 	// subtree of its own then publishes its levels (see publish); with
 	// eager, whenever none is left.
 	hungry atomic.Int32
 	eager  bool
+	// waits counts the times a worker began to wait (see publishes).
+	waits atomic.Int64
 }
 
 func newSharedTree(depth, workers int) *sharedTree {
-	t := &sharedTree{depth: depth, workers: workers, root: &sharedNode{}, done: make(chan struct{})}
+	t := &sharedTree{depth: depth, workers: workers, root: &sharedNode{}}
 	t.cond = sync.NewCond(&t.mu)
 	return t
 }
@@ -150,31 +161,33 @@ func (x *explorer) addEnabled(f *level) {
 	}
 }
 
-// claim takes entry c of n for the caller, when nobody has; it returns the
-// entry's process and whether the caller has it.
-func (t *sharedTree) claim(n *sharedNode, c int) (interp.PID, bool, bool) {
+// claim takes entry c of n for the caller, when nobody has: it returns the
+// entry's process, whether the caller has it (mine), and whether n has an
+// entry c (ok).
+func (t *sharedTree) claim(n *sharedNode, c int) (pid interp.PID, mine, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	l := n.pids()
 	if c >= len(l) {
 		return interp.PID{}, false, false
 	}
-	mine := !n.claimed[c]
+	mine = !n.claimed[c]
 	n.claimed[c] = true
 	return l[c], mine, true
 }
 
-// next waits for an entry nobody has claimed, claims it and returns the
+// take waits for an entry nobody has claimed, claims it and returns the
 // path to it from the root: per depth, the index of the entry the path
 // takes. It returns false when the exploration is over: every worker waits
 // and no entry is left, or the exploration is stopped.
-func (t *sharedTree) next(stop <-chan struct{}) ([]int, bool) {
+func (t *sharedTree) take(stop <-chan struct{}) ([]int, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.idle++
 	for {
 		select {
 		case <-stop:
+			t.idle--
 			return nil, false
 		default:
 		}
@@ -193,11 +206,11 @@ func (t *sharedTree) next(stop <-chan struct{}) ([]int, bool) {
 		}
 		if t.idle == t.workers {
 			t.ended = true
-			close(t.done)
 			t.cond.Broadcast()
 			return nil, false
 		}
 		t.hungry.Add(1)
+		t.waits.Add(1)
 		t.cond.Wait()
 		t.hungry.Add(-1)
 	}
@@ -245,14 +258,14 @@ func (x *explorer) shareWork(stop <-chan struct{}) {
 			return
 		}
 		var ok bool
-		if path, ok = t.next(stop); !ok {
+		if path, ok = t.take(stop); !ok {
 			return
 		}
 	}
 }
 
 // sharedLevel explores from the shared level depth. path, when not empty,
-// is the way to the entry the worker claimed from next: path[0] is the
+// is the way to the entry the worker claimed from take: path[0] is the
 // entry to take here without a claim (the last is the claimed one). first
 // says the worker reached the level by an entry it claimed: it counts the
 // level's trace, and gives its list its first process.
@@ -381,6 +394,7 @@ func (x *explorer) sharedEntry(f *level, c int, pid interp.PID, mine bool, path 
 // demand gives them its entries, wherever the branching is.
 func (x *explorer) publish() {
 	t := x.worker.tree
+	x.worker.looked, x.worker.sinceLook = t.waits.Load(), 0
 	first := len(x.levels)
 	for j, f := range x.levels {
 		if f.shared == nil {
@@ -399,7 +413,7 @@ func (x *explorer) publish() {
 			break
 		}
 	}
-	if first == 0 || last < 0 {
+	if last < 0 {
 		return
 	}
 	t.mu.Lock()
@@ -434,8 +448,23 @@ func (x *explorer) publish() {
 	t.cond.Broadcast()
 }
 
-// publishes reports whether the worker should publish its levels now.
-func (t *sharedTree) publishes() bool { return t.eager || t.hungry.Load() > 0 }
+// publishes reports whether worker s should look for levels to publish
+// now: while another waits, when one began to wait since its last look or
+// every publishEvery loops (its back sets may have grown since).
+func (t *sharedTree) publishes(s *worker) bool {
+	if t.eager {
+		return true
+	}
+	if t.hungry.Load() == 0 {
+		return false
+	}
+	s.sinceLook++
+	return t.waits.Load() != s.looked || s.sinceLook >= publishEvery
+}
+
+// publishEvery is how many loops a worker goes, while another waits,
+// between two looks for levels to publish when nothing else changed.
+const publishEvery = 256
 
 // flush adds the worker's counts since the last flush to the shared ones
 // the bounds compare.

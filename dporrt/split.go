@@ -93,8 +93,11 @@ type worker struct {
 	findKey  []int
 	finalKey []int
 	// tree is the upper tree the workers share (nil: the split is on a
-	// fixed upper tree; see share.go).
-	tree *sharedTree
+	// fixed upper tree; see share.go); looked and sinceLook say when the
+	// worker last looked for levels to publish (see publishes).
+	tree      *sharedTree
+	looked    int64
+	sinceLook int
 }
 
 // key orders the places of the exploration as one worker meets them: the
