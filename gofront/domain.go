@@ -120,36 +120,26 @@ func (p *Package) Domain(a, b string) []*ic.Expr {
 // absent, absent from a nil map, a narrow value in its range.
 func (p *Package) wideFacts(has, isNil *lang.Var, vals []*lang.Var, a, b string) []*ic.Expr {
 	var out []*ic.Expr
-	for e, id := range []string{a, b} {
-		bl := p.Prog.Block(id)
-		if bl == nil {
+	for _, k := range p.intArgs(a, b) {
+		for _, g := range vals {
+			if sv := p.stateOf(g); sv != nil && (sv.Bool || sv.Min > math.MinInt64 || sv.Max < math.MaxInt64) {
+				lo, hi := sv.Min, sv.Max
+				if sv.Bool {
+					lo, hi = 0, 1
+				}
+				out = append(out, within(sel(g, k), lo, hi)...)
+			}
+		}
+		if has == nil {
 			continue
 		}
-		for _, v := range bl.Point.Live {
-			if v.Type != lang.Int {
-				continue
-			}
-			k := &ic.Expr{Op: "local", Name: v.Name, Event: e}
-			for _, g := range vals {
-				if sv := p.stateOf(g); sv != nil && (sv.Bool || sv.Min > math.MinInt64 || sv.Max < math.MaxInt64) {
-					lo, hi := sv.Min, sv.Max
-					if sv.Bool {
-						lo, hi = 0, 1
-					}
-					out = append(out, within(sel(g, k), lo, hi)...)
-				}
-			}
-			if has == nil {
-				continue
-			}
-			h := sel(has, k)
-			out = append(out, within(h, 0, 1)...)
-			for _, g := range vals {
-				out = append(out, or(cmp("==", h, ic.Int(1)), cmp("==", sel(g, k), ic.Int(0))))
-			}
-			if isNil != nil {
-				out = append(out, or(&ic.Expr{Op: "!", Args: []*ic.Expr{boolGlobal(isNil)}}, cmp("==", h, ic.Int(0))))
-			}
+		h := sel(has, k)
+		out = append(out, within(h, 0, 1)...)
+		for _, g := range vals {
+			out = append(out, or(cmp("==", h, ic.Int(1)), cmp("==", sel(g, k), ic.Int(0))))
+		}
+		if isNil != nil {
+			out = append(out, or(&ic.Expr{Op: "!", Args: []*ic.Expr{boolGlobal(isNil)}}, cmp("==", h, ic.Int(0))))
 		}
 	}
 	return out
@@ -160,19 +150,27 @@ func (p *Package) wideFacts(has, isNil *lang.Var, vals []*lang.Var, a, b string)
 // and is 0 (so a witness shows no value there).
 func (p *Package) sliceFacts(ln *lang.Var, vals []*lang.Var, a, b string) []*ic.Expr {
 	var out []*ic.Expr
+	for _, k := range p.intArgs(a, b) {
+		in := &ic.Expr{Op: "&&", Args: []*ic.Expr{cmp("<=", ic.Int(0), k), cmp("<", k, globalTerm(ln))}}
+		for _, g := range vals {
+			out = append(out, or(in, cmp("==", sel(g, k), ic.Int(0))))
+		}
+	}
+	return out
+}
+
+// intArgs are the integer locals the blocks a and b start with, as the
+// locals of their events (0 and 1).
+func (p *Package) intArgs(a, b string) []*ic.Expr {
+	var out []*ic.Expr
 	for e, id := range []string{a, b} {
 		bl := p.Prog.Block(id)
 		if bl == nil {
 			continue
 		}
 		for _, v := range bl.Point.Live {
-			if v.Type != lang.Int {
-				continue
-			}
-			k := &ic.Expr{Op: "local", Name: v.Name, Event: e}
-			in := &ic.Expr{Op: "&&", Args: []*ic.Expr{cmp("<=", ic.Int(0), k), cmp("<", k, globalTerm(ln))}}
-			for _, g := range vals {
-				out = append(out, or(in, cmp("==", sel(g, k), ic.Int(0))))
+			if v.Type == lang.Int {
+				out = append(out, &ic.Expr{Op: "local", Name: v.Name, Event: e})
 			}
 		}
 	}
