@@ -477,8 +477,10 @@ func (s *worker) flush(x *explorer) {
 // shareDepth is D for a program: half the length of its first sequence
 // (the one that takes the least process id at every step), at least 1 and
 // at most maxSplitDepth. The number of branches of a source-loop tree grows
-// with depth; half way down, a tree of 10^5 traces has hundreds of levels,
-// enough claims to keep the workers busy, and the shared part is small.
+// with depth: half way down, the benchmarks of 10^5 traces and more have
+// hundreds to thousands of entries to claim, and the shared part is small
+// (deeper costs more claims and memory: docs/notes); a tree that branches
+// below D is shared by publish.
 func shareDepth(ctx context.Context, m *interp.Machine, opts Options, info Info) (int, error) {
 	x, ended, err := newRun(ctx, m, opts, info, nil)
 	if err != nil || ended {

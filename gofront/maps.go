@@ -24,13 +24,7 @@ const maxMapKeyBits = 8
 // mapOf describes the map held at base, or fails with the reason it is
 // not modelled.
 func (c *fnCtx) mapOf(pos token.Pos, base place, mt *types.Map) *mapInfo {
-	switch {
-	case base.local != nil || base.r == nil:
-		c.fail(pos, "a map that is not shared state (a local or a parameter) is not modelled")
-	case base.idx != nil:
-		c.fail(pos, "maps inside arrays or maps are not modelled")
-	}
-	key := base.r.blk + "/" + pathKey(base.path)
+	key := c.containerKey(pos, base, "map", "maps inside arrays or maps")
 	if mi, ok := c.b.maps[key]; ok {
 		return mi
 	}
@@ -53,16 +47,37 @@ func (c *fnCtx) mapOf(pos token.Pos, base place, mt *types.Map) *mapInfo {
 	if _, reason := leavesOf(mt.Elem()); reason != "" {
 		c.fail(pos, "map with elements of type %s: %s", mt.Elem(), reason)
 	}
+	mi.goPath = goPathOf(base)
+	c.b.maps[key] = mi
+	return mi
+}
+
+// containerKey fails unless the map or slice (what) at base is shared
+// state outside any other container (inside: what is not modelled), and
+// returns its key in the block's maps.
+func (c *fnCtx) containerKey(pos token.Pos, base place, what, inside string) string {
+	switch {
+	case base.local != nil || base.r == nil:
+		c.fail(pos, "a %s that is not shared state (a local or a parameter) is not modelled", what)
+	case base.idx != nil:
+		c.fail(pos, "%s are not modelled", inside)
+	}
+	return base.r.blk + "/" + pathKey(base.path)
+}
+
+// goPathOf is the Go text of the shared state at base: its fields'
+// names, after the package variable's name when it is one.
+func goPathOf(base place) string {
+	path := ""
 	for i, n := range base.names {
 		if base.path[i] >= 0 {
-			mi.goPath += "." + n
+			path += "." + n
 		}
 	}
 	if _, isVar := base.r.key.(*types.Var); isVar {
-		mi.goPath = base.r.key.Name() + mi.goPath
+		path = base.r.key.Name() + path
 	}
-	c.b.maps[key] = mi
-	return mi
+	return path
 }
 
 // keyIndex is the index of the arrays of a map that holds key k, of
@@ -272,13 +287,7 @@ func (c *fnCtx) mapIndexOf(e ast.Expr) *ast.IndexExpr {
 // is not modelled. The IR holds it as a map with wide keys that has only
 // values and len: element i at index i of unbounded arrays.
 func (c *fnCtx) sliceOf(pos token.Pos, base place, st *types.Slice) *mapInfo {
-	switch {
-	case base.local != nil || base.r == nil:
-		c.fail(pos, "a slice that is not shared state (a local or a parameter) is not modelled")
-	case base.idx != nil:
-		c.fail(pos, "slices inside arrays, maps or slices are not modelled")
-	}
-	key := base.r.blk + "/" + pathKey(base.path)
+	key := c.containerKey(pos, base, "slice", "slices inside arrays, maps or slices")
 	if mi, ok := c.b.maps[key]; ok {
 		return mi
 	}
@@ -287,14 +296,7 @@ func (c *fnCtx) sliceOf(pos token.Pos, base place, st *types.Slice) *mapInfo {
 	}
 	mi := &mapInfo{goType: types.TypeString(st, types.RelativeTo(c.tp.pkg)), wide: true, slice: true}
 	mi.keyLo, mi.keyHi = 0, 1<<63-1
-	for i, n := range base.names {
-		if base.path[i] >= 0 {
-			mi.goPath += "." + n
-		}
-	}
-	if _, isVar := base.r.key.(*types.Var); isVar {
-		mi.goPath = base.r.key.Name() + mi.goPath
-	}
+	mi.goPath = goPathOf(base)
 	c.b.maps[key] = mi
 	return mi
 }

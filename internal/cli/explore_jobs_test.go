@@ -21,21 +21,11 @@ func TestExploreJobs(t *testing.T) {
 		{[]string{"-D", "c=-1", "../../testdata/counter.blk"}, 1},
 		{[]string{"-D", "N=3", "../../testdata/bench/fib.blk"}, 0},
 	} {
-		runJSON := func(jobs string) map[string]any {
-			t.Helper()
-			out, errOut, code := icgen(append([]string{"explore", "--algo", "dfs", "--json", "-j", jobs}, c.args...)...)
-			if code != c.code {
-				t.Fatalf("%v -j %s: exit %d, want %d\n%s", c.args, jobs, code, c.code, errOut)
-			}
-			var v map[string]any
-			if err := json.Unmarshal([]byte(out), &v); err != nil {
-				t.Fatalf("%v -j %s: %v\n%s", c.args, jobs, err, out)
-			}
+		one, two := exploreReport(t, "dfs", "1", c.args, c.code), exploreReport(t, "dfs", "2", c.args, c.code)
+		for _, v := range []map[string]any{one, two} {
 			delete(v, "seconds")
 			delete(v, "memory_mib")
-			return v
 		}
-		one, two := runJSON("1"), runJSON("2")
 		split, ok := two["split"].(map[string]any)
 		if !ok {
 			t.Fatalf("%v -j 2: no split in %v", c.args, two)
@@ -66,19 +56,7 @@ func TestExploreJobsShared(t *testing.T) {
 		{[]string{"-D", "N=6", "../../testdata/bench/qs.blk"}, 0},
 		{[]string{"../../dporrt/testdata/regress/cs-suc.blk"}, 1},
 	} {
-		runJSON := func(jobs string) map[string]any {
-			t.Helper()
-			out, errOut, code := icgen(append([]string{"explore", "--algo", "sdpor", "--json", "-j", jobs}, c.args...)...)
-			if code != c.code {
-				t.Fatalf("%v -j %s: exit %d, want %d\n%s", c.args, jobs, code, c.code, errOut)
-			}
-			var v map[string]any
-			if err := json.Unmarshal([]byte(out), &v); err != nil {
-				t.Fatalf("%v -j %s: %v\n%s", c.args, jobs, err, out)
-			}
-			return v
-		}
-		one, two := runJSON("1"), runJSON("2")
+		one, two := exploreReport(t, "sdpor", "1", c.args, c.code), exploreReport(t, "sdpor", "2", c.args, c.code)
 		split, _ := two["split"].(map[string]any)
 		if split["shared"] != true {
 			t.Errorf("%v -j 2: split %v, want a shared one", c.args, split)
@@ -102,4 +80,19 @@ func TestExploreJobsShared(t *testing.T) {
 			t.Errorf("%v: -j 2 finds %v, -j 1 %v", c.args, b, a)
 		}
 	}
+}
+
+// exploreReport runs explore --json with algo on jobs workers and the
+// arguments args, and returns its report; the exit code must be code.
+func exploreReport(t *testing.T, algo, jobs string, args []string, code int) map[string]any {
+	t.Helper()
+	out, errOut, got := icgen(append([]string{"explore", "--algo", algo, "--json", "-j", jobs}, args...)...)
+	if got != code {
+		t.Fatalf("%v -j %s: exit %d, want %d\n%s", args, jobs, got, code, errOut)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v -j %s: %v\n%s", args, jobs, err, out)
+	}
+	return v
 }
